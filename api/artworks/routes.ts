@@ -1,0 +1,69 @@
+import { Router } from 'express';
+import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
+import { isAdmin } from '../auth/middleware.ts';
+import type { Deps } from '../deps.ts';
+import { idParam, metadataFor } from '../http/context.ts';
+import { notFound, parseInput } from '../http/errors.ts';
+import { BlobNotFound } from '../storage/index.ts';
+import { ArtworkSubmission, submitArtwork } from './submitArtwork.ts';
+
+const VARIANTS = new Set(['original', 'display', 'thumbnail']);
+
+export function artworkRoutes(deps: Deps) {
+  const router = Router();
+
+  router.get('/artworks', async (req, res) => {
+    const viewer = { admin: isAdmin(req) };
+    const rows = await listVisible(deps.pool, 'artwork', viewer);
+    res.json(rows.map((r) => toView(r, viewer)));
+  });
+
+  router.post('/artworks', async (req, res) => {
+    const input = parseInput(ArtworkSubmission, req.body);
+    const metadata = await metadataFor(req, deps.personal);
+    const id = await submitArtwork(deps, input, metadata);
+    res.status(201).json({
+      kind: 'artwork',
+      id,
+      title: input.title,
+      description: input.description,
+      tags: input.tags,
+      artistName: input.artistName,
+      isFromCanvas: String(input.isFromCanvas),
+      status: 'pending',
+      createdAt: metadata.now,
+      message: 'Your artwork was submitted and is pending approval.',
+    });
+  });
+
+  router.get('/artworks/:id', async (req, res) => {
+    const id = idParam(req.params.id);
+    const viewer = { admin: isAdmin(req) };
+    const row = id && (await findItem(deps.pool, 'artwork', id, viewer));
+    if (!row) throw notFound('Artwork');
+    res.json(toView(row, viewer));
+  });
+
+  router.get('/artworks/:id/image/:variant', async (req, res) => {
+    const id = idParam(req.params.id);
+    const row = id && VARIANTS.has(req.params.variant) && (await findItem(deps.pool, 'artwork', id, { admin: isAdmin(req) }));
+    if (!row || !row.image) throw notFound('Artwork');
+    const variant = req.params.variant as 'original' | 'display' | 'thumbnail';
+    const image = row.image[variant] ?? row.image.original;
+    try {
+      const body = await deps.blobs.read(image.key);
+      res.set({
+        'Content-Type': image.contentType,
+        'Cache-Control': 'private, max-age=86400',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      body.on('error', () => res.destroy());
+      body.pipe(res);
+    } catch (error) {
+      if (error instanceof BlobNotFound) throw notFound('Artwork');
+      throw error;
+    }
+  });
+
+  return router;
+}

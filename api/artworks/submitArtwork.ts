@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { artworkStream } from '#events/artworks/artwork.ts';
+import { decide } from '#events/artworks/decide.ts';
+import type { Deps } from '../deps.ts';
+import { inTransaction } from '../db/postgres.ts';
+import type { EventMetadata } from '#events/metadata.ts';
+import { HttpError } from '../http/errors.ts';
+import { ImageRejected, normaliseUpload } from '../images/index.ts';
+
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const ACCEPTED = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', 'image/webp']);
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => (v?.trim() ? v.trim() : null));
+
+/** Spec §5, artwork submit schema, with its messages. */
+export const ArtworkSubmission = z.object({
+  title: optionalText(255),
+  description: optionalText(5000),
+  tags: optionalText(1000),
+  imageData: z.string({ error: 'Image is required' }).min(1, 'Image is required'),
+  artistName: z.string({ error: 'Artist name is required' }).trim().min(2, 'Artist name is required').max(255),
+  email: z.string({ error: 'Please enter a valid email' }).trim().max(255).pipe(z.email('Please enter a valid email')),
+  isFromCanvas: z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .optional()
+    .transform((v) => v === true || v === 'true'),
+});
+
+/** Decodes a base64 image data URL, refusing other types before any bytes are decoded. */
+export function decodeDataUrl(dataUrl: string): Buffer {
+  const match = /^data:([\w.+-]+\/[\w.+-]+);base64,/.exec(dataUrl);
+  if (!match || !ACCEPTED.has(match[1]!.toLowerCase())) throw new HttpError(415, 'Invalid file type');
+  const payload = dataUrl.slice(match[0].length);
+  if (Math.floor((payload.length * 3) / 4) > MAX_IMAGE_BYTES + 3) throw new HttpError(413, 'File too large');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) throw new HttpError(415, 'Invalid file type');
+  const bytes = Buffer.from(payload, 'base64');
+  if (bytes.length > MAX_IMAGE_BYTES) throw new HttpError(413, 'File too large');
+  return bytes;
+}
+
+/**
+ * Stores the cleaned original, then records the submission, its email and its rendition job in one
+ * transaction. If that fails, the stored file goes too: a failed request leaves nothing behind.
+ */
+export async function submitArtwork(deps: Deps, input: z.output<typeof ArtworkSubmission>, metadata: EventMetadata) {
+  const raw = decodeDataUrl(input.imageData);
+  const image = await normaliseUpload(raw).catch((error: unknown) => {
+    if (error instanceof ImageRejected) throw new HttpError(error.status, error.message);
+    throw error;
+  });
+  const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('artwork_ids')::int AS id`);
+  const artworkId = rows[0]!.id;
+  const key = `artworks/${artworkId}/original.${image.extension}`;
+  await deps.blobs.put(key, image.buffer, { contentType: image.contentType });
+  try {
+    await inTransaction(deps.pool, async (tx) => {
+      const emailRef = await deps.personal.recordEmail(input.email, tx);
+      const events = decide(
+        {
+          type: 'SubmitArtwork',
+          now: metadata.now,
+          data: {
+            artworkId,
+            title: input.title,
+            description: input.description,
+            tags: input.tags,
+            artistName: input.artistName,
+            emailRef,
+            isFromCanvas: input.isFromCanvas,
+            image: {
+              key,
+              contentType: image.contentType,
+              width: image.width,
+              height: image.height,
+              bytes: image.buffer.length,
+            },
+          },
+        },
+        { exists: false },
+      );
+      await deps.store.append(artworkStream(artworkId), 0, events, metadata, tx);
+      await deps.jobs.send('make-artwork-renditions', { artworkId }, tx);
+    });
+  } catch (error) {
+    await deps.blobs.delete(key).catch(() => {});
+    throw error;
+  }
+  deps.store.notifyAppended();
+  return artworkId;
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const DEMO = {
+  galleryPassword: 'gallery-demo',
+  adminPassword: 'admin-demo',
+  adminKey: 'admin-key-demo',
+} as const;
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const Env = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: z.string().optional(),
+  MINIO_ENDPOINT: z.string().optional(),
+  MINIO_PORT: z.coerce.number().int().optional(),
+  MINIO_USE_SSL: boolish,
+  MINIO_ACCESS_KEY: z.string().optional(),
+  MINIO_SECRET_KEY: z.string().optional(),
+  MINIO_BUCKET: z.string().default('tribute-gallery'),
+  GALLERY_PASSWORD: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  AUDITOR_PASSWORD: z.string().optional(),
+  ADMIN_KEY: z.string().optional(),
+  TRIBUTE_NAME: z.string().default('Alex'),
+  TRIBUTE_BIRTHDAY: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).default('2025-09-12'),
+  TRIBUTE_AGE: z.coerce.number().int().positive().default(50),
+  WELCOME_CUTOFF: z.string().default('2025-09-10T23:59:59'),
+  CELEBRATION_START: z.string().default('2025-09-11'),
+  CELEBRATION_END: z.string().default('2025-09-15'),
+  TZ: z.string().optional(),
+  LIKE_IDENTITY: z.enum(['visitor', 'ip']).default('visitor'),
+  TRUST_PROXY: z.string().optional(),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const e = Env.parse(env);
+  const production = e.NODE_ENV === 'production';
+  const secrets = {
+    galleryPassword: e.GALLERY_PASSWORD ?? DEMO.galleryPassword,
+    adminPassword: e.ADMIN_PASSWORD ?? DEMO.adminPassword,
+    adminKey: e.ADMIN_KEY ?? DEMO.adminKey,
+  };
+  if (production) {
+    const weak = Object.entries(secrets).filter(([k, v]) => !v || v === DEMO[k as keyof typeof DEMO]);
+    if (weak.length) {
+      throw new Error(`Refusing to start in production with demo or missing secrets: ${weak.map(([k]) => k).join(', ')}`);
+    }
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    production,
+    port: e.PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    minio: e.MINIO_ENDPOINT
+      ? {
+          endPoint: e.MINIO_ENDPOINT,
+          port: e.MINIO_PORT,
+          useSSL: e.MINIO_USE_SSL,
+          accessKey: e.MINIO_ACCESS_KEY ?? '',
+          secretKey: e.MINIO_SECRET_KEY ?? '',
+          bucket: e.MINIO_BUCKET,
+        }
+      : undefined,
+    blobDir: path.join(dataDir, 'blobs'),
+    ...secrets,
+    auditorPassword: e.AUDITOR_PASSWORD || undefined,
+    usingDemoSecrets: {
+      galleryPassword: !e.GALLERY_PASSWORD,
+      adminPassword: !e.ADMIN_PASSWORD,
+      adminKey: !e.ADMIN_KEY,
+    },
+    tribute: {
+      name: e.TRIBUTE_NAME,
+      birthday: e.TRIBUTE_BIRTHDAY,
+      age: e.TRIBUTE_AGE,
+      welcomeCutoff: e.WELCOME_CUTOFF,
+      celebrationStart: e.CELEBRATION_START,
+      celebrationEnd: e.CELEBRATION_END,
+    },
+    timeZone: e.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    likeIdentity: e.LIKE_IDENTITY,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

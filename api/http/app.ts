@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import cookieParser from 'cookie-parser';
+import express from 'express';
+import { adminRoutes } from '../admin/routes.ts';
+import { artworkRoutes } from '../artworks/routes.ts';
+import { loadSession, requireSession } from '../auth/middleware.ts';
+import { authRoutes } from '../auth/routes.ts';
+import type { Deps } from '../deps.ts';
+import { galleryRoutes } from '../gallery/routes.ts';
+import { errorHandler, HttpError } from './errors.ts';
+
+const LARGE_BODIES = new Set(['POST /artworks']);
+
+export const WEB_DIR = path.resolve(import.meta.dirname, '../../dist/web');
+
+/** Public routes first; everything else under /api needs a session. */
+export function createApp(deps: Deps) {
+  const app = express();
+  app.disable('x-powered-by');
+  if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
+  app.use((req, res, next) => {
+    req.requestId = randomUUID();
+    res.set('X-Request-Id', req.requestId);
+    next();
+  });
+
+  app.get('/health-check', (_req, res) => {
+    res.type('text/plain').send('System Status: Operational');
+  });
+
+  const api = express.Router();
+  api.use(cookieParser());
+  // Artwork submissions carry a data URL: a 20 MB image is about 27 MB as base64 text.
+  const largeJson = express.json({ limit: '28mb' });
+  const smallJson = express.json({ limit: '100kb' });
+  api.use((req, res, next) => (LARGE_BODIES.has(`${req.method} ${req.path}`) ? largeJson : smallJson)(req, res, next));
+  api.use(loadSession(deps.sessions));
+  api.use(authRoutes(deps.config, deps.sessions));
+  api.use(requireSession);
+  api.use(galleryRoutes(deps));
+  api.use(artworkRoutes(deps));
+  api.use(adminRoutes(deps));
+  api.use((req) => {
+    throw new HttpError(404, `No such call: ${req.method} ${req.baseUrl}${req.path}`);
+  });
+  app.use('/api', api);
+
+  if (fs.existsSync(path.join(WEB_DIR, 'index.html'))) {
+    app.use(express.static(WEB_DIR, { index: false, maxAge: '1h' }));
+    app.get(/.*/, (_req, res) => res.sendFile(path.join(WEB_DIR, 'index.html')));
+  }
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,21 @@
+import type { Request } from 'express';
+import type { EventMetadata } from '#events/metadata.ts';
+import type { PersonalData } from '../personalData.ts';
+
+/** Who is asking, as event metadata: time comes from here, never from inside decide(). */
+export async function metadataFor(req: Request, personal: PersonalData): Promise<EventMetadata> {
+  return {
+    role: req.session?.role ?? 'guest',
+    visitorId: req.session?.visitorId,
+    requestId: req.requestId,
+    clientRef: req.ip ? await personal.refForAddress(req.ip) : undefined,
+    now: new Date().toISOString(),
+  };
+}
+
+/** A positive integer id from the path, or undefined (answered as 404 by the caller). */
+export function idParam(raw: string | undefined): number | undefined {
+  if (!raw || !/^\d{1,15}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id > 0 ? id : undefined;
+}

@@ -1,0 +1,52 @@
+import type { ErrorRequestHandler } from 'express';
+import { z } from 'zod';
+import { DomainError } from '#events/errors.ts';
+
+/** An answer other than 2xx, with the message the client shows. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.body = { message, ...extra };
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+
+export function validationError(error: z.ZodError): HttpError {
+  const errors = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return new HttpError(400, errors[0]?.message ?? 'Invalid input', { errors });
+}
+
+/** Parses input with a schema, answering 400 with the schema's own messages. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+/** The last handler: known failures become their status, anything else a logged 500. */
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const fail = (status: number, body: Record<string, unknown>) => {
+    if (!res.headersSent) res.status(status).json(body);
+    else res.destroy();
+  };
+  if (error instanceof HttpError) return fail(error.status, error.body);
+  if (error instanceof DomainError) return fail(error.status, { message: error.message });
+  if (error instanceof z.ZodError) {
+    const e = validationError(error);
+    return fail(e.status, e.body);
+  }
+  // body-parser's own failures carry a type and a status
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed') return fail(400, { message: 'Malformed JSON' });
+  if (type === 'entity.too.large') return fail(413, { message: 'File too large' });
+  const status = (error as { status?: number }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return fail(status, { message: (error as Error).message || 'Bad request' });
+  }
+  console.error(`[${req.method} ${req.originalUrl}]`, error);
+  fail(500, { message: 'Something went wrong on our side. Please try again.' });
+};

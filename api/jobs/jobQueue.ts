@@ -1,0 +1,47 @@
+import { PgBoss } from 'pg-boss';
+import type pg from 'pg';
+
+/** Every job the system runs, with its payload. One handler each: handle<Job>. */
+export interface JobPayloads {
+  'make-artwork-renditions': { artworkId: number };
+}
+export type JobName = keyof JobPayloads;
+export type JobHandlers = { [K in JobName]: (data: JobPayloads[K]) => Promise<void> };
+
+const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions'];
+
+/** The one place pg-boss is used. Sends work from any role; works only where handlers are given. */
+export class JobQueue {
+  readonly #boss: PgBoss;
+
+  private constructor(boss: PgBoss) {
+    this.#boss = boss;
+  }
+
+  static async start(databaseUrl: string, handlers?: JobHandlers): Promise<JobQueue> {
+    const boss = new PgBoss({ connectionString: databaseUrl, useListenNotify: true, max: 4 });
+    boss.on('error', (error) => console.error('jobs:', error));
+    await boss.start();
+    for (const name of JOB_NAMES) await boss.createQueue(name, { notify: true, retryLimit: 3, retryDelay: 2 });
+    if (handlers) {
+      for (const name of JOB_NAMES) {
+        const handler = handlers[name] as (data: unknown) => Promise<void>;
+        if (typeof handler !== 'function') throw new Error(`no handler for job ${name}; refusing to start`);
+        await boss.work<unknown>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
+          for (const job of jobs) await handler(job.data);
+        });
+      }
+    }
+    return new JobQueue(boss);
+  }
+
+  /** Enqueues a job; pass the transaction's client so the job exists exactly when the write commits. */
+  async send<K extends JobName>(name: K, data: JobPayloads[K], tx?: pg.PoolClient): Promise<void> {
+    const db = tx && { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) };
+    await this.#boss.send(name, data, db ? { db } : {});
+  }
+
+  async stop() {
+    await this.#boss.stop({ graceful: true, timeout: 5000 });
+  }
+}

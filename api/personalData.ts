@@ -1,0 +1,43 @@
+import type pg from 'pg';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/**
+ * Emails and client addresses are kept here, never in the log: events hold the row's id, and erasing
+ * a person blanks the value without touching the hash chain.
+ */
+export class PersonalData {
+  readonly #db: Queryable;
+  readonly #addressRefs = new Map<string, number>();
+
+  constructor(db: Queryable) {
+    this.#db = db;
+  }
+
+  async recordEmail(email: string, db: Queryable = this.#db): Promise<number> {
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO personal_data (kind, value) VALUES ('email', $1) RETURNING id`,
+      [email],
+    );
+    return rows[0]!.id;
+  }
+
+  /** One row per distinct address, reused while it is not erased. */
+  async refForAddress(address: string): Promise<number> {
+    const cached = this.#addressRefs.get(address);
+    if (cached) return cached;
+    const { rows } = await this.#db.query<{ id: number }>(
+      `WITH found AS (
+         SELECT id FROM personal_data WHERE kind = 'ip' AND value = $1 AND erased_at IS NULL LIMIT 1
+       ), made AS (
+         INSERT INTO personal_data (kind, value) SELECT 'ip', $1 WHERE NOT EXISTS (SELECT 1 FROM found) RETURNING id
+       )
+       SELECT id FROM found UNION ALL SELECT id FROM made`,
+      [address],
+    );
+    const id = rows[0]!.id;
+    if (this.#addressRefs.size > 10_000) this.#addressRefs.clear();
+    this.#addressRefs.set(address, id);
+    return id;
+  }
+}

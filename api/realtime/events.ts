@@ -1,0 +1,24 @@
+import type { QueueCounts } from '#projections/catalog/adminQueue.ts';
+import type { ItemView, Kind } from '#projections/catalog/items.ts';
+
+/** Every event the server pushes, with its payload (CONTRACT §4). position: the log cursor (chain seq). */
+export interface ServerToClientEvents {
+  'gallery:item-added': (p: { position: number; kind: Kind; item: ItemView }) => void;
+  'gallery:item-removed': (p: { position: number; kind: Kind; id: number }) => void;
+  'admin:queue-changed': (p: { position: number; kind: Kind } & QueueCounts) => void;
+  presence: (p: { online: number }) => void;
+}
+
+export type ServerEvent = keyof ServerToClientEvents;
+export type Payload<E extends ServerEvent> = Parameters<ServerToClientEvents[E]>[0];
+
+export const ROOMS = { everyone: 'everyone', admins: 'admins' } as const;
+export type Room = (typeof ROOMS)[keyof typeof ROOMS];
+
+/** Which room hears which event. */
+export const ROOM_OF: { [E in ServerEvent]: Room } = {
+  'gallery:item-added': 'everyone',
+  'gallery:item-removed': 'everyone',
+  'admin:queue-changed': 'admins',
+  presence: 'everyone',
+};

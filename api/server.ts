@@ -1,0 +1,89 @@
+import http from 'node:http';
+import { EventStore } from '#events/store.ts';
+import { projections } from '#projections/index.ts';
+import { ProjectionRunner, WAKE_CHANNEL } from '#projections/runner.ts';
+import { SessionStore } from './auth/sessions.ts';
+import type { Config } from './config.ts';
+import { migrate } from './db/migrate.ts';
+import { createPool, openDatabase } from './db/postgres.ts';
+import type { Deps } from './deps.ts';
+import { createApp } from './http/app.ts';
+import { jobHandlers } from './jobs/handlers.ts';
+import { JobQueue } from './jobs/jobQueue.ts';
+import { PersonalData } from './personalData.ts';
+import { livePublisher } from './realtime/publisher.ts';
+import { Realtime } from './realtime/realtime.ts';
+import { createBlobStore } from './storage/index.ts';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface RunningServer {
+  deps: Deps;
+  httpServer?: http.Server;
+  port?: number;
+  runner?: ProjectionRunner;
+  close(): Promise<void>;
+}
+
+/** Lets projection runners in other processes know the log grew; at most one NOTIFY per tick. */
+function notifyOtherProcesses(store: EventStore) {
+  let pending = false;
+  store.onAppend(() => {
+    if (pending) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      store.pool.query(`SELECT pg_notify($1, '')`, [WAKE_CHANNEL]).catch(() => {});
+    });
+  });
+}
+
+/** Builds the whole program for a role: the API (HTTP and sockets), the workers, or both. */
+export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: console.error });
+  const pool = createPool(database.url);
+  await migrate(pool);
+  const store = new EventStore(pool);
+  notifyOtherProcesses(store);
+  const blobs = await createBlobStore({ blobDir: config.blobDir, minio: config.minio });
+  const sessions = new SessionStore(pool);
+  const personal = new PersonalData(pool);
+  const working = role !== 'api';
+  const serving = role !== 'worker';
+
+  // the queue needs its handlers at start, and the handlers need deps: fill the late field after
+  const deps = { config, pool, store, sessions, personal, blobs } as Deps;
+  deps.jobs = await JobQueue.start(database.url, working ? jobHandlers(deps) : undefined);
+
+  let httpServer: http.Server | undefined;
+  if (serving) httpServer = http.createServer(createApp(deps));
+  const realtime = new Realtime(pool, sessions, httpServer);
+
+  let runner: ProjectionRunner | undefined;
+  if (working) {
+    runner = new ProjectionRunner(store, projections);
+    runner.onCommitted(livePublisher(pool, realtime));
+    await runner.start();
+  }
+
+  let port: number | undefined;
+  if (httpServer) {
+    await new Promise<void>((resolve) => httpServer!.listen(config.port, resolve));
+    port = (httpServer.address() as { port: number }).port;
+  }
+
+  return {
+    deps,
+    httpServer,
+    port,
+    runner,
+    async close() {
+      await runner?.stop();
+      await realtime.close();
+      if (httpServer?.listening) await new Promise((r) => httpServer!.close(r));
+      await deps.jobs.stop();
+      await pool.end();
+      await database.stop();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { defineEvent, type EventOf } from '../registry.ts';
+
+export const artworkStream = (id: number) => `artwork-${id}`;
+
+export const StoredImage = z.object({
+  key: z.string(),
+  contentType: z.string(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  bytes: z.number().int().nonnegative(),
+});
+export type StoredImage = z.infer<typeof StoredImage>;
+
+export const ArtworkSubmitted = defineEvent(
+  'ArtworkSubmitted',
+  z.object({
+    artworkId: z.number().int().positive(),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    tags: z.string().nullable(),
+    artistName: z.string(),
+    /** personal_data id of the email, never the address itself */
+    emailRef: z.number().int().positive(),
+    isFromCanvas: z.boolean(),
+    image: StoredImage,
+    submittedAt: z.iso.datetime(),
+  }),
+);
+
+export const ArtworkRenditionsMade = defineEvent(
+  'ArtworkRenditionsMade',
+  z.object({ artworkId: z.number().int().positive(), display: StoredImage, thumbnail: StoredImage }),
+);
+
+export const ArtworkApproved = defineEvent(
+  'ArtworkApproved',
+  z.object({ artworkId: z.number().int().positive(), adminNotes: z.string().nullable(), approvedAt: z.iso.datetime() }),
+);
+
+export const ArtworkRejected = defineEvent(
+  'ArtworkRejected',
+  z.object({ artworkId: z.number().int().positive(), adminNotes: z.string().nullable(), rejectedAt: z.iso.datetime() }),
+);
+
+export const ArtworkArchived = defineEvent(
+  'ArtworkArchived',
+  z.object({ artworkId: z.number().int().positive(), archivedAt: z.iso.datetime() }),
+);
+
+export const ArtworkUnarchived = defineEvent(
+  'ArtworkUnarchived',
+  z.object({ artworkId: z.number().int().positive(), unarchivedAt: z.iso.datetime() }),
+);
+
+export const artworkEvents = [
+  ArtworkSubmitted,
+  ArtworkRenditionsMade,
+  ArtworkApproved,
+  ArtworkRejected,
+  ArtworkArchived,
+  ArtworkUnarchived,
+] as const;
+
+export type ArtworkEvent = EventOf<(typeof artworkEvents)[number]>;
+
+export type ArtworkStatus = 'pending' | 'approved' | 'rejected';
+
+export type Artwork =
+  | { exists: false }
+  | { exists: true; id: number; status: ArtworkStatus; archived: boolean; image: StoredImage; renditions: boolean };
+
+export const initialArtwork: Artwork = { exists: false };
+
+export function evolve(state: Artwork, event: ArtworkEvent): Artwork {
+  switch (event.type) {
+    case 'ArtworkSubmitted':
+      return {
+        exists: true,
+        id: event.data.artworkId,
+        status: 'pending',
+        archived: false,
+        image: event.data.image,
+        renditions: false,
+      };
+    case 'ArtworkRenditionsMade':
+      return state.exists ? { ...state, renditions: true } : state;
+    case 'ArtworkApproved':
+      return state.exists ? { ...state, status: 'approved' } : state;
+    case 'ArtworkRejected':
+      return state.exists ? { ...state, status: 'rejected' } : state;
+    case 'ArtworkArchived':
+      return state.exists ? { ...state, archived: true } : state;
+    case 'ArtworkUnarchived':
+      return state.exists ? { ...state, archived: false } : state;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { DomainError } from '../errors.ts';
+import type { Decider } from '../handle.ts';
+import { evolve, initialArtwork, type Artwork, type ArtworkEvent, type ArtworkSubmitted, type StoredImage } from './artwork.ts';
+
+type Submission = Omit<z.infer<typeof ArtworkSubmitted.schema>, 'submittedAt'>;
+
+export type ArtworkCommand =
+  | { type: 'SubmitArtwork'; data: Submission; now: string }
+  | { type: 'ReviewArtwork'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
+  | { type: 'RecordRenditions'; data: { display: StoredImage; thumbnail: StoredImage }; now: string }
+  | { type: 'ArchiveArtwork'; now: string }
+  | { type: 'UnarchiveArtwork'; now: string };
+
+export function decide(command: ArtworkCommand, state: Artwork): ArtworkEvent[] {
+  if (command.type === 'SubmitArtwork') {
+    if (state.exists) throw new DomainError(409, 'Artwork already exists');
+    return [{ type: 'ArtworkSubmitted', data: { ...command.data, submittedAt: command.now } }];
+  }
+  if (!state.exists) throw new DomainError(404, 'Artwork not found');
+  const artworkId = state.id;
+  switch (command.type) {
+    case 'ReviewArtwork': {
+      const { status, adminNotes } = command.data;
+      return status === 'approved'
+        ? [{ type: 'ArtworkApproved', data: { artworkId, adminNotes, approvedAt: command.now } }]
+        : [{ type: 'ArtworkRejected', data: { artworkId, adminNotes, rejectedAt: command.now } }];
+    }
+    case 'RecordRenditions':
+      if (state.renditions) return [];
+      return [{ type: 'ArtworkRenditionsMade', data: { artworkId, ...command.data } }];
+    case 'ArchiveArtwork':
+      if (state.archived) return [];
+      return [{ type: 'ArtworkArchived', data: { artworkId, archivedAt: command.now } }];
+    case 'UnarchiveArtwork':
+      if (!state.archived) return [];
+      return [{ type: 'ArtworkUnarchived', data: { artworkId, unarchivedAt: command.now } }];
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+export const artworkDecider: Decider<Artwork, ArtworkEvent, ArtworkCommand> = {
+  initial: initialArtwork,
+  evolve,
+  decide,
+};

@@ -1,0 +1,159 @@
+import type pg from 'pg';
+import { registry, type DomainEvent } from './catalog.ts';
+import { StaleVersion } from './errors.ts';
+import type { EventMetadata } from './metadata.ts';
+
+export type ExpectedVersion = number | 'any';
+
+interface Recorded {
+  position: number;
+  transactionId: string;
+  streamId: string;
+  streamVersion: number;
+  metadata: EventMetadata;
+  recordedAt: Date;
+  /** the event's place in the hash chain once sealed: the cursor live clients see */
+  seq: number | null;
+}
+
+/** An event as stored; a union over event types, so switching on type narrows data. */
+export type RecordedEvent<E extends DomainEvent = DomainEvent> = E extends unknown
+  ? Recorded & { type: E['type']; data: E['data'] }
+  : never;
+
+/** Where a reader stands in the global order: (transaction id, position), compared as a pair. */
+export interface Checkpoint {
+  transactionId: string;
+  position: number;
+}
+export const START: Checkpoint = { transactionId: '0', position: 0 };
+
+type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+// seq is the event's place in the hash chain, once sealed: the cursor live clients see.
+const SELECT_EVENT = `SELECT e.position, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version,
+  e.type, e.schema_version, e.data, e.metadata, e.recorded_at, c.seq
+  FROM events e LEFT JOIN event_chain c ON c.position = e.position`;
+
+interface EventRow {
+  position: number;
+  transaction_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+  seq: number | null;
+}
+
+export function decodeRow(row: EventRow): RecordedEvent {
+  const { type, data } = registry.decode(row.type, row.schema_version, row.data);
+  return {
+    position: row.position,
+    transactionId: row.transaction_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type,
+    data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+    seq: row.seq,
+  } as RecordedEvent;
+}
+
+export class EventStore {
+  readonly pool: pg.Pool;
+  readonly #onAppend: Array<() => void> = [];
+
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  /** Called after every committed append in this process (projection runners wake on it). */
+  onAppend(listener: () => void) {
+    this.#onAppend.push(listener);
+  }
+
+  /**
+   * Appends a batch to one stream in one statement. With a number, the stream must be at exactly
+   * that version (0: must not exist yet); otherwise StaleVersion.
+   */
+  async append(
+    streamId: string,
+    expected: ExpectedVersion,
+    events: readonly DomainEvent[],
+    metadata: EventMetadata,
+    db: Queryable = this.pool,
+  ): Promise<{ nextVersion: number; positions: number[] }> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const batch = events.map((e) => {
+      const { data, schemaVersion } = registry.prepare(e.type, e.data);
+      return { type: e.type, schemaVersion, data };
+    });
+    const claim =
+      typeof expected === 'number' && expected > 0
+        ? `UPDATE streams SET version = version + $3 WHERE stream_id = $1 AND version = $2 RETURNING version`
+        : `INSERT INTO streams AS s (stream_id, version) VALUES ($1, $3)
+           ON CONFLICT (stream_id) DO UPDATE SET version = s.version + $3 WHERE $2::bigint IS NULL
+           RETURNING version`;
+    const { rows } = await db.query<{ position: number; stream_version: number }>(
+      `WITH s AS (${claim})
+       INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+       SELECT $1, s.version - $3 + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $5::jsonb
+       FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(ev, ord)
+       ORDER BY e.ord
+       RETURNING position, stream_version`,
+      [streamId, expected === 'any' ? null : expected, batch.length, JSON.stringify(batch), JSON.stringify(metadata)],
+    );
+    if (rows.length === 0) throw new StaleVersion(streamId, expected === 'any' ? -1 : expected);
+    if (db === this.pool) this.notifyAppended();
+    return { nextVersion: Math.max(...rows.map((r) => r.stream_version)), positions: rows.map((r) => r.position) };
+  }
+
+  /** For appends made inside a caller's transaction: call after it commits. */
+  notifyAppended() {
+    for (const listener of this.#onAppend) listener();
+  }
+
+  async readStream(streamId: string, db: Queryable = this.pool): Promise<RecordedEvent[]> {
+    const { rows } = await db.query<EventRow>(`${SELECT_EVENT} WHERE e.stream_id = $1 ORDER BY e.stream_version`, [
+      streamId,
+    ]);
+    return rows.map(decodeRow);
+  }
+
+  /** Folds a stream into state, returning the version to expect when appending. */
+  async aggregate<S, E extends DomainEvent>(
+    streamId: string,
+    evolve: (state: S, event: E) => S,
+    initial: S,
+  ): Promise<{ state: S; version: number }> {
+    const events = await this.readStream(streamId);
+    const state = events.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as E), initial);
+    return { state, version: events.at(-1)?.streamVersion ?? 0 };
+  }
+
+  /**
+   * Events after the checkpoint in global order, only from transactions older than every one still
+   * running: a transaction that commits late can never be overtaken.
+   */
+  async readAfter(
+    checkpoint: Checkpoint,
+    limit: number,
+    db: Queryable = this.pool,
+    until?: Checkpoint,
+  ): Promise<RecordedEvent[]> {
+    const { rows } = await db.query<EventRow>(
+      `${SELECT_EVENT}
+       WHERE (e.transaction_id, e.position) > ($1::xid8, $2::bigint)
+         AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         AND ($4::xid8 IS NULL OR (e.transaction_id, e.position) <= ($4::xid8, $5::bigint))
+       ORDER BY e.transaction_id, e.position
+       LIMIT $3`,
+      [checkpoint.transactionId, checkpoint.position, limit, until?.transactionId ?? null, until?.position ?? null],
+    );
+    return rows.map(decodeRow);
+  }
+}

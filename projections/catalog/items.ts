@@ -1,0 +1,130 @@
+import type pg from 'pg';
+
+export type Kind = 'artwork' | 'story' | 'media';
+type Queryable = Pick<pg.Pool, 'query'>;
+
+interface ImageRef {
+  key: string;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+export interface CatalogRow {
+  kind: Kind;
+  id: number;
+  status: string;
+  archived: boolean;
+  title: string | null;
+  description: string | null;
+  tags: string | null;
+  content: string | null;
+  artist_name: string;
+  is_anonymous: boolean;
+  is_from_canvas: string | null;
+  image: { original: ImageRef; display?: ImageRef; thumbnail?: ImageRef } | null;
+  admin_notes: string | null;
+  created_at: Date;
+  approved_at: Date | null;
+  archived_at: Date | null;
+  like_count: number;
+  comment_count: number;
+  last_position: number;
+  email: string | null;
+}
+
+export interface Viewer {
+  admin: boolean;
+}
+
+const SELECT_ROW = `SELECT c.*, CASE WHEN $1::boolean THEN p.value END AS email
+  FROM catalog_items c LEFT JOIN personal_data p ON p.id = c.email_ref`;
+
+const VISIBLE = `c.status = 'approved' AND NOT c.archived`;
+
+/** The item as the API shows it; email and notes only to admins. */
+export function toView(row: CatalogRow, viewer: Viewer) {
+  const base = {
+    kind: row.kind,
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    tags: row.tags,
+    artistName: row.artist_name,
+    status: row.status,
+    archived: row.archived,
+    createdAt: row.created_at.toISOString(),
+    approvedAt: row.approved_at?.toISOString() ?? null,
+    archivedAt: row.archived_at?.toISOString() ?? null,
+    likeCount: row.like_count,
+    commentCount: row.comment_count,
+  };
+  const admin = viewer.admin ? { email: row.email, adminNotes: row.admin_notes } : {};
+  if (row.kind === 'artwork') {
+    const url = (variant: string) => `/api/artworks/${row.id}/image/${variant}`;
+    return {
+      ...base,
+      isFromCanvas: row.is_from_canvas ?? 'false',
+      imageData: url('display'),
+      thumbnailUrl: url('thumbnail'),
+      originalUrl: url('original'),
+      ...admin,
+    };
+  }
+  return { ...base, ...admin };
+}
+export type ItemView = ReturnType<typeof toView>;
+
+/** One item; guests see it only when approved and not archived. */
+export async function findItem(db: Queryable, kind: Kind, id: number, viewer: Viewer): Promise<CatalogRow | undefined> {
+  const { rows } = await db.query<CatalogRow>(
+    `${SELECT_ROW} WHERE c.kind = $2 AND c.id = $3 AND ($1::boolean OR (${VISIBLE}))`,
+    [viewer.admin, kind, id],
+  );
+  return rows[0];
+}
+
+export async function listVisible(db: Queryable, kind: Kind, viewer: Viewer): Promise<CatalogRow[]> {
+  const { rows } = await db.query<CatalogRow>(
+    `${SELECT_ROW} WHERE c.kind = $2 AND ($1::boolean OR (${VISIBLE})) ORDER BY c.created_at DESC, c.id DESC`,
+    [viewer.admin, kind],
+  );
+  return rows;
+}
+
+export async function listPending(db: Queryable, kind: Kind): Promise<CatalogRow[]> {
+  const { rows } = await db.query<CatalogRow>(
+    `${SELECT_ROW} WHERE c.kind = $2 AND c.status = 'pending' ORDER BY c.created_at, c.id`,
+    [true, kind],
+  );
+  return rows;
+}
+
+export async function listArchived(db: Queryable, kind: Kind): Promise<CatalogRow[]> {
+  const { rows } = await db.query<CatalogRow>(
+    `${SELECT_ROW} WHERE c.kind = $2 AND c.archived ORDER BY c.archived_at DESC, c.id DESC`,
+    [true, kind],
+  );
+  return rows;
+}
+
+/**
+ * Reads an item once the catalog has applied the given position (read-your-writes after a command),
+ * giving up after a short wait and answering with what is there.
+ */
+export async function findItemAfter(
+  db: Queryable,
+  kind: Kind,
+  id: number,
+  viewer: Viewer,
+  position: number | undefined,
+  timeoutMs = 2000,
+): Promise<CatalogRow | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await findItem(db, kind, id, { admin: true });
+    const caughtUp = !position || (row && row.last_position >= position);
+    if (caughtUp || Date.now() > deadline) return row && (viewer.admin || row.status === 'approved') ? row : undefined;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

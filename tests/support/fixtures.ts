@@ -1,0 +1,30 @@
+import type { DomainEvent } from '#events/catalog.ts';
+import type { EventMetadata } from '#events/metadata.ts';
+
+export const meta = (role: EventMetadata['role'] = 'guest'): EventMetadata => ({
+  role,
+  now: new Date().toISOString(),
+});
+
+export function submitted(artworkId: number, overrides: Partial<Record<string, unknown>> = {}): DomainEvent {
+  return {
+    type: 'ArtworkSubmitted',
+    data: {
+      artworkId,
+      title: `Artwork ${artworkId}`,
+      description: null,
+      tags: null,
+      artistName: 'Sam Painter',
+      emailRef: 1,
+      isFromCanvas: false,
+      image: { key: `artworks/${artworkId}/original.png`, contentType: 'image/png', width: 10, height: 10, bytes: 100 },
+      submittedAt: '2025-09-01T10:00:00.000Z',
+      ...overrides,
+    },
+  } as DomainEvent;
+}
+
+export const approved = (artworkId: number): DomainEvent => ({
+  type: 'ArtworkApproved',
+  data: { artworkId, adminNotes: null, approvedAt: '2025-09-02T10:00:00.000Z' },
+});

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['{api,events,projections,scripts}/**/*.unit.test.ts'], environment: 'node' },
+      },
+      {
+        test: {
+          name: 'int',
+          include: ['{api,events,projections,scripts,tests}/**/*.int.test.ts'],
+          globalSetup: ['tests/support/postgresGlobalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['tests/support/postgresGlobalSetup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

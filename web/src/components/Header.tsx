@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { CloseIcon, MenuIcon, PaletteIcon } from './icons.tsx';
+
+const NAV = [
+  { to: '/gallery', label: 'Gallery' },
+  { to: '/submit', label: 'Share Artwork' },
+  { to: '/create', label: 'Begin Creating' },
+  { to: '/submit-media', label: 'Add Media' },
+  { to: '/submit-story', label: 'Tell a Story' },
+] as const;
+
+const linkClass =
+  'rounded-full px-4 py-2 font-medium text-stone-600 transition hover:bg-amber-100 hover:text-stone-900 dark:text-stone-300 dark:hover:bg-stone-800 dark:hover:text-amber-50';
+const activeClass = 'bg-amber-100 text-stone-900 dark:bg-stone-800 dark:text-amber-50';
+
+export function Header() {
+  const [open, setOpen] = useState(false);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-amber-100 bg-white/80 backdrop-blur-md dark:border-stone-800 dark:bg-stone-950/80">
+      <div className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3 sm:px-6">
+        <Link to="/" className="flex items-center gap-2.5 font-display text-xl font-bold text-stone-900 dark:text-amber-50">
+          <span className="flex h-9 w-9 items-center justify-center rounded-full bg-gradient-to-br from-amber-400 to-rose-500 text-white shadow-md">
+            <PaletteIcon className="h-5 w-5" />
+          </span>
+          Tribute Gallery
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
+          {NAV.map((item) => (
+            <Link key={item.to} to={item.to} className={linkClass} activeProps={{ className: activeClass }}>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <button
+          type="button"
+          className="rounded-full p-2 text-stone-700 hover:bg-amber-100 lg:hidden dark:text-stone-200 dark:hover:bg-stone-800"
+          aria-label="Toggle menu"
+          aria-expanded={open}
+          aria-controls="mobile-menu"
+          onClick={() => setOpen(!open)}
+        >
+          {open ? <CloseIcon className="h-6 w-6" /> : <MenuIcon className="h-6 w-6" />}
+        </button>
+      </div>
+      {open && (
+        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-amber-100 px-4 pb-4 lg:hidden dark:border-stone-800">
+          <ul className="flex flex-col gap-1 pt-2">
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <Link
+                  to={item.to}
+                  onClick={() => setOpen(false)}
+                  className={`block ${linkClass}`}
+                  activeProps={{ className: activeClass }}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,76 @@
+import { useState, type FormEvent } from 'react';
+import { answerRiddle } from '../queries/gate.ts';
+import { ApiError } from '../lib/api.ts';
+import type { LoginResponse } from '../lib/session.ts';
+import { Modal } from './Modal.tsx';
+
+interface RiddleModalProps {
+  /** 'How old is {name} turning?' — the name is not otherwise known before login. */
+  question: string;
+  onLoggedIn: (result: LoginResponse) => Promise<void>;
+}
+
+const RIDDLE_NAME = /How old is (.+?) turning\??/i;
+
+export function RiddleModal({ question, onLoggedIn }: RiddleModalProps) {
+  const [answer, setAnswer] = useState('');
+  const [error, setError] = useState('');
+  const [pending, setPending] = useState(false);
+  const name = RIDDLE_NAME.exec(question)?.[1]?.trim();
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setError('');
+    try {
+      const result = await answerRiddle(answer);
+      if (!result?.success) throw new ApiError(401, 'Unauthorized', '', result?.message);
+      await onLoggedIn(result);
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 401) {
+        setError(
+          name
+            ? `Not quite right! Think about ${name}'s age in words...`
+            : (caught.serverMessage ?? 'Authentication failed. Please try again.'),
+        );
+      } else {
+        setError('Authentication failed. Please try again.');
+      }
+      setAnswer('');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Modal title="🎂 A Birthday Riddle" opaque className="text-center">
+      <p className="mt-4 text-xl font-medium text-stone-700 dark:text-stone-200">{question}</p>
+      <p className="mt-2 text-sm text-stone-500 dark:text-stone-400">Answer in words, without spaces.</p>
+      <form onSubmit={onSubmit} className="mt-6 space-y-4 text-left">
+        <div>
+          <label htmlFor="riddle-answer" className="field-label">
+            Your answer
+          </label>
+          <input
+            id="riddle-answer"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="none"
+            autoFocus
+            value={answer}
+            onChange={(event) => setAnswer(event.target.value)}
+            className="field"
+          />
+        </div>
+        {error && (
+          <p role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
+            {error}
+          </p>
+        )}
+        <button type="submit" disabled={pending || !answer.trim()} className="btn-primary w-full py-3 text-lg">
+          {pending ? 'Checking...' : 'Submit Answer'}
+        </button>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+import { useSyncExternalStore } from 'react';
+
+/** Client storage keys (spec §3 "Client storage"). */
+export const STORAGE_KEYS = {
+  authenticated: 'isAuthenticated',
+  admin: 'isAdmin',
+  sessionToken: 'sessionToken',
+  welcomeAgreed: 'welcomeAgreed',
+} as const;
+
+export type UserType = 'guest' | 'admin' | 'auditor';
+
+export interface LoginResponse {
+  success: boolean;
+  userType?: UserType;
+  sessionToken?: string;
+  message?: string;
+}
+
+export interface Session {
+  /** The authenticated flag or the admin flag is 'true' (spec §4 Gate). */
+  signedIn: boolean;
+  admin: boolean;
+}
+
+const listeners = new Set<() => void>();
+let cached: Session = { signedIn: false, admin: false };
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function readSession(): Session {
+  const admin = read(STORAGE_KEYS.admin) === 'true';
+  const signedIn = admin || read(STORAGE_KEYS.authenticated) === 'true';
+  if (signedIn !== cached.signedIn || admin !== cached.admin) cached = { signedIn, admin };
+  return cached;
+}
+
+/** Re-reads the stored flags and tells subscribers (the gate rechecks at start, +100 ms, +300 ms). */
+export function refreshSession(): void {
+  readSession();
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || Object.values<string>(STORAGE_KEYS).includes(event.key)) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useSession(): Session {
+  return useSyncExternalStore(subscribe, readSession);
+}
+
+export function getSession(): Session {
+  return readSession();
+}
+
+export function getSessionToken(): string | null {
+  return read(STORAGE_KEYS.sessionToken);
+}
+
+/** Keeps the token only; the flags come later so the gate stays up (e.g. during the birthday modal). */
+export function storeSessionToken(token: string | undefined): void {
+  if (token) localStorage.setItem(STORAGE_KEYS.sessionToken, token);
+}
+
+export function storeSignedIn(userType: UserType): void {
+  localStorage.setItem(STORAGE_KEYS.authenticated, 'true');
+  if (userType === 'admin') localStorage.setItem(STORAGE_KEYS.admin, 'true');
+  refreshSession();
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(STORAGE_KEYS.authenticated);
+  localStorage.removeItem(STORAGE_KEYS.admin);
+  localStorage.removeItem(STORAGE_KEYS.sessionToken);
+  refreshSession();
+}
+
+export function hasAgreedToWelcome(): boolean {
+  return read(STORAGE_KEYS.welcomeAgreed) === 'true';
+}
+
+export function storeWelcomeAgreed(): void {
+  localStorage.setItem(STORAGE_KEYS.welcomeAgreed, 'true');
+}

@@ -1,0 +1,35 @@
+import { Link } from '@tanstack/react-router';
+import type { ArtworkItem } from '../../../queries/gallery.ts';
+import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
+import { CardFooter } from './CardFooter.tsx';
+
+export function ArtworkCard({ item, page }: { item: ArtworkItem; page: number }) {
+  return (
+    <article className="card group relative flex w-full flex-col overflow-hidden transition hover:-translate-y-1 hover:shadow-xl">
+      <div className="aspect-[4/3] overflow-hidden bg-amber-100 dark:bg-stone-800">
+        <img
+          src={item.thumbnailUrl ?? item.imageData}
+          alt={item.title || 'Untitled artwork'}
+          loading="lazy"
+          decoding="async"
+          className="h-full w-full object-cover transition duration-500 group-hover:scale-105"
+        />
+      </div>
+      <div className="p-4">
+        <h3 className="line-clamp-1 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
+          <Link
+            to="/artwork/$id"
+            params={{ id: item.id }}
+            search={{ page: page > 1 ? page : undefined }}
+            onClick={() => rememberGalleryPosition(page)}
+            className="after:absolute after:inset-0"
+          >
+            {item.title || 'Untitled'}
+          </Link>
+        </h3>
+        <p className="mt-0.5 text-sm text-stone-500 dark:text-stone-400">By {item.artistName}</p>
+      </div>
+      <CardFooter item={item} />
+    </article>
+  );
+}

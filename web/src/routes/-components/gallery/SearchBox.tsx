@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { SearchIcon } from '../../../components/icons.tsx';
+
+const DEBOUNCE_MS = 300;
+
+interface SearchBoxProps {
+  value: string;
+  onSearch: (query: string) => void;
+}
+
+/** Reports the trimmed query once typing pauses for 300 ms. */
+export function SearchBox({ value, onSearch }: SearchBoxProps) {
+  const [text, setText] = useState(value);
+
+  useEffect(() => {
+    const query = text.trim();
+    if (query === value) return;
+    const timer = setTimeout(() => onSearch(query), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, value, onSearch]);
+
+  return (
+    <div className="relative mx-auto max-w-2xl">
+      <label htmlFor="gallery-search" className="sr-only">
+        Search
+      </label>
+      <SearchIcon className="pointer-events-none absolute top-1/2 left-4 h-5 w-5 -translate-y-1/2 text-stone-400" />
+      <input
+        id="gallery-search"
+        type="search"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Search artwork, stories, and media..."
+        className="field rounded-full py-3 pr-4 pl-12 text-lg shadow-md"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { Link } from '@tanstack/react-router';
+import type { StoryItem } from '../../../queries/gallery.ts';
+import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
+import { BookIcon } from '../../../components/icons.tsx';
+import { CardFooter } from './CardFooter.tsx';
+
+export function StoryCard({ item, page }: { item: StoryItem; page: number }) {
+  return (
+    <article className="card group relative flex w-full flex-col overflow-hidden bg-gradient-to-br from-white to-amber-50 transition hover:-translate-y-1 hover:shadow-xl dark:from-stone-900 dark:to-stone-900">
+      <div className="flex flex-1 flex-col p-5">
+        <span className="inline-flex w-fit items-center gap-1.5 rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">
+          <BookIcon className="h-3.5 w-3.5" /> Story
+        </span>
+        {item.title && (
+          <h3 className="mt-3 line-clamp-2 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">{item.title}</h3>
+        )}
+        <p className="mt-3 line-clamp-6 font-display text-base leading-relaxed whitespace-pre-line text-stone-700 italic dark:text-stone-300">
+          {item.content}
+        </p>
+        <p className="mt-4 text-sm text-stone-500 dark:text-stone-400">
+          <Link
+            to="/story/$id"
+            params={{ id: item.id }}
+            search={{ page: page > 1 ? page : undefined }}
+            onClick={() => rememberGalleryPosition(page)}
+            className="after:absolute after:inset-0"
+          >
+            By {item.isAnonymous ? 'Anonymous' : item.authorName}
+          </Link>
+        </p>
+      </div>
+      <CardFooter item={item} />
+    </article>
+  );
+}

@@ -1,0 +1,9 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ComingSoon } from '../components/ComingSoon.tsx';
+import { gallerySearch, idParams } from '../lib/routeParams.ts';
+
+export const Route = createFileRoute('/story/$id')({
+  params: idParams,
+  validateSearch: gallerySearch,
+  component: () => <ComingSoon title="Story">The story page arrives in a later update.</ComingSoon>,
+});
