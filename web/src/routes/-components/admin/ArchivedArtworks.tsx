@@ -1,0 +1,51 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { adminKeys, archivedArtworksQueryOptions, restoreArtwork } from '../../../queries/admin.ts';
+import type { Artwork } from '../../../queries/artworks.ts';
+import { galleryKeys } from '../../../queries/gallery.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { toast } from '../../../components/Toaster.tsx';
+import { AdminList } from './AdminList.tsx';
+
+export function ArchivedArtworks() {
+  const archived = useQuery(archivedArtworksQueryOptions());
+  return (
+    <AdminList query={archived} empty="No archived artworks.">
+      {(artwork) => <ArchivedArtworkCard key={artwork.id} artwork={artwork} />}
+    </AdminList>
+  );
+}
+
+function ArchivedArtworkCard({ artwork }: { artwork: Artwork }) {
+  const queryClient = useQueryClient();
+  const restore = useMutation({
+    mutationFn: () => restoreArtwork(artwork.id),
+    onSuccess: () => {
+      toast({ title: 'Artwork restored', description: `"${artwork.title || 'Untitled'}" is back in the gallery.` });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+    },
+    onError: (error) => {
+      toast({ title: 'Error', description: `Failed to restore artwork: ${error.message}`, variant: 'destructive' });
+    },
+  });
+
+  return (
+    <li className="card flex items-center gap-4 p-4">
+      <img
+        src={artwork.thumbnailUrl ?? artwork.imageData}
+        alt={artwork.title || 'Untitled artwork'}
+        className="h-20 w-20 shrink-0 rounded-xl object-cover"
+      />
+      <div className="min-w-0 flex-1">
+        <h3 className="truncate font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
+          {artwork.title || 'Untitled'}
+        </h3>
+        <p className="text-sm text-stone-600 dark:text-stone-400">By {artwork.artistName}</p>
+        <p className="text-xs text-stone-500">Archived {formatDate(artwork.archivedAt ?? artwork.createdAt)}</p>
+      </div>
+      <button type="button" onClick={() => restore.mutate()} disabled={restore.isPending} className="btn-secondary">
+        Restore
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,107 @@
+import { useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { adminQueueQueryOptions, pendingArtworksQueryOptions } from '../queries/admin.ts';
+import { getSession, useSession } from '../lib/session.ts';
+import { ShieldIcon } from '../components/icons.tsx';
+import { PendingArtworks } from './-components/admin/PendingArtworks.tsx';
+import { ArchivedArtworks } from './-components/admin/ArchivedArtworks.tsx';
+
+export const Route = createFileRoute('/admin')({
+  loader: ({ context }) => {
+    if (!getSession().admin) return;
+    void context.queryClient.prefetchQuery(adminQueueQueryOptions());
+    void context.queryClient.prefetchQuery(pendingArtworksQueryOptions());
+  },
+  component: AdminPage,
+});
+
+type Tab = 'artworks' | 'stories' | 'media' | 'archived';
+
+function AdminPage() {
+  const session = useSession();
+  if (!session.admin) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-amber-50">Admin Access Required</h1>
+        <p className="mt-3 text-stone-600 dark:text-stone-400">Log in with the admin password to review submissions.</p>
+        <Link to="/gallery" className="btn-primary mt-8">
+          Back to Gallery
+        </Link>
+      </div>
+    );
+  }
+  return <ReviewPanel />;
+}
+
+function ReviewPanel() {
+  const [tab, setTab] = useState<Tab>('artworks');
+  const queue = useQuery(adminQueueQueryOptions());
+  const counts = queue.data;
+
+  const tabs: { id: Tab; label: string; count: number | undefined }[] = [
+    { id: 'artworks', label: 'Artworks', count: counts?.pending.artworks },
+    { id: 'stories', label: 'Stories', count: counts?.pending.stories },
+    { id: 'media', label: 'Media', count: counts?.pending.media },
+    { id: 'archived', label: 'Archived', count: counts?.archived },
+  ];
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <header className="mb-8 flex items-center gap-4">
+        <span className="flex h-12 w-12 items-center justify-center rounded-2xl bg-gradient-to-br from-stone-700 to-stone-900 text-amber-300 shadow-md">
+          <ShieldIcon className="h-6 w-6" />
+        </span>
+        <div>
+          <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-amber-50">Admin Panel</h1>
+          <p className="text-stone-600 dark:text-stone-400">Review submissions before they appear in the gallery.</p>
+        </div>
+      </header>
+      {queue.isError && (
+        <p role="alert" className="mb-4 text-sm text-rose-600 dark:text-rose-400">
+          {queue.error.message}
+        </p>
+      )}
+
+      <div role="tablist" aria-label="Review queues" className="mb-6 flex flex-wrap gap-2">
+        {tabs.map(({ id, label, count }) => (
+          <button
+            key={id}
+            id={`tab-${id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            onClick={() => setTab(id)}
+            className={`inline-flex items-center gap-2 rounded-full px-5 py-2 font-semibold transition ${
+              tab === id
+                ? 'bg-gradient-to-r from-amber-500 to-rose-500 text-white shadow-md'
+                : 'bg-white/80 text-stone-600 hover:bg-amber-100 dark:bg-stone-900 dark:text-stone-300 dark:hover:bg-stone-800'
+            }`}
+          >
+            {label}
+            <span className={`rounded-full px-2 py-0.5 text-xs ${tab === id ? 'bg-white/25' : 'bg-amber-100 dark:bg-stone-800'}`}>
+              {count ?? '–'}
+            </span>
+          </button>
+        ))}
+      </div>
+
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'artworks' && <PendingArtworks />}
+        {tab === 'archived' && <ArchivedArtworks />}
+        {tab === 'stories' && <NotYet>{pendingText(counts?.pending.stories, 'story', 'stories')}</NotYet>}
+        {tab === 'media' && <NotYet>{pendingText(counts?.pending.media, 'media item', 'media items')}</NotYet>}
+      </div>
+    </div>
+  );
+}
+
+function pendingText(count: number | undefined, one: string, many: string): string {
+  if (!count) return `No ${many} pending review.`;
+  return `${count} ${count === 1 ? one : many} pending. Reviewing them here arrives in a later update.`;
+}
+
+function NotYet({ children }: { children: ReactNode }) {
+  return <p className="card p-10 text-center text-stone-500 dark:text-stone-400">{children}</p>;
+}
