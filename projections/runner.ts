@@ -43,13 +43,18 @@ export async function readCheckpoint(db: pg.PoolClient, name: string): Promise<C
 
 /** Locks the projection's checkpoint row for this transaction: one runner per projection at a time. */
 export async function lockCheckpoint(db: pg.PoolClient, name: string): Promise<Checkpoint> {
-  await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
-  const { rows } = await db.query<{ transaction_id: string; position: number }>(
-    `SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
-    [name],
-  );
-  const row = rows[0];
-  return row ? { transactionId: row.transaction_id, position: row.position } : START;
+  const select = () =>
+    db.query<{ transaction_id: string; position: number }>(
+      `SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+      [name],
+    );
+  let { rows } = await select();
+  if (!rows[0]) {
+    await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
+    ({ rows } = await select());
+  }
+  const row = rows[0]!;
+  return { transactionId: row.transaction_id, position: row.position };
 }
 
 /**

@@ -121,21 +121,24 @@ function SubmitArtworkPage() {
         <Section title="Artist Information">
           <TextField label="Name" value={artistName} onChange={setArtistName} required autoComplete="name" />
           <TextField label="Email" type="email" value={email} onChange={setEmail} required autoComplete="email" />
-          <label className="flex cursor-pointer items-start gap-3">
+          <div className="flex items-start gap-3">
             <input
+              id="submit-anonymously"
               type="checkbox"
               checked={anonymous}
               onChange={(event) => setAnonymous(event.target.checked)}
               aria-describedby="anonymous-hint"
-              className="mt-0.5 h-5 w-5 accent-rose-500"
+              className="mt-0.5 h-5 w-5 cursor-pointer accent-rose-500"
             />
-            <span>
-              <span className="font-medium text-stone-800 dark:text-stone-100">Submit anonymously</span>
-              <span id="anonymous-hint" className="block text-sm text-stone-500 dark:text-stone-400">
+            <div>
+              <label htmlFor="submit-anonymously" className="cursor-pointer font-medium text-stone-800 dark:text-stone-100">
+                Submit anonymously
+              </label>
+              <p id="anonymous-hint" className="text-sm text-stone-500 dark:text-stone-400">
                 Your name and contact details are still required for verification but will not be shown publicly.
-              </span>
-            </span>
-          </label>
+              </p>
+            </div>
+          </div>
         </Section>
 
         <button type="submit" disabled={!ready || submit.isPending} className="btn-primary w-full py-3.5 text-lg">

@@ -1,0 +1,66 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpegDataUrl } from '../../tests/support/images.ts';
+import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+
+let t: TestServer;
+const sockets: Socket[] = [];
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t.close();
+});
+
+function open(auth: Record<string, unknown>): Promise<Socket> {
+  const socket = connect(t.url, { auth, transports: ['websocket'], reconnection: false });
+  sockets.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+const next = <T>(socket: Socket, event: string) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event}`)), 10_000);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+
+describe('live updates', () => {
+  it('refuses a socket without a valid session', async () => {
+    await expect(open({})).rejects.toThrow('Authentication required');
+    await expect(open({ token: 'forged' })).rejects.toThrow('Authentication required');
+  });
+
+  it('tells admins the queue changed on submission, and everyone the item arrived on approval', async () => {
+    const guestToken = await t.login('guest');
+    const adminToken = await t.login('admin');
+    const guestSocket = await open({ token: guestToken });
+    const adminSocket = await open({ token: adminToken });
+    let guestSawQueue = false;
+    guestSocket.on('admin:queue-changed', () => (guestSawQueue = true));
+
+    const queued = next<{ position: number; kind: string; pending: { artworks: number } }>(adminSocket, 'admin:queue-changed');
+    const created = await client(t.url, guestToken)('POST', '/api/artworks', {
+      imageData: await jpegDataUrl(),
+      artistName: 'Sam Painter',
+      email: 'sam@example.com',
+    });
+    const change = await queued;
+    expect(change).toMatchObject({ kind: 'artwork', pending: { artworks: 1, stories: 0, media: 0 }, archived: 0 });
+
+    const added = next<{ position: number; kind: string; item: Record<string, unknown> }>(guestSocket, 'gallery:item-added');
+    await client(t.url, adminToken)('PATCH', `/api/admin/artworks/${created.body.id}`, { status: 'approved' });
+    const payload = await added;
+    expect(payload.kind).toBe('artwork');
+    expect(payload.item).toMatchObject({ id: created.body.id, artistName: 'Sam Painter' });
+    expect(payload.item.email).toBeUndefined();
+    expect(payload.position).toBeGreaterThan(change.position);
+    expect(guestSawQueue).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+import type pg from 'pg';
+import { EventStore } from '#events/store.ts';
+import { projections } from '#projections/index.ts';
+import { ProjectionRunner } from '#projections/runner.ts';
+import { percentile, rate } from './support.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+const submitted = (id: number) =>
+  ({
+    type: 'ArtworkSubmitted',
+    data: {
+      artworkId: id,
+      title: `Artwork ${id}`,
+      description: 'A benchmark submission',
+      tags: null,
+      artistName: 'Bench Artist',
+      emailRef: 1,
+      isFromCanvas: false,
+      image: { key: `artworks/${id}/original.jpg`, contentType: 'image/jpeg', width: 800, height: 600, bytes: 50_000 },
+      submittedAt: new Date().toISOString(),
+    },
+  }) as const;
+
+const metadata = () => ({ role: 'guest' as const, visitorId: crypto.randomUUID(), now: new Date().toISOString() });
+
+/** Appends vs. naive INSERTs of the same rows into a plain table, then append-to-read-model lag. */
+export async function benchEventLog(pool: pg.Pool) {
+  await pool.query(`CREATE TABLE raw_inserts (id bigserial PRIMARY KEY, stream_id text, type text, data jsonb, metadata jsonb,
+    recorded_at timestamptz DEFAULT now())`);
+  const store = new EventStore(pool);
+  let nextId = 1;
+  const rows: string[] = [];
+  for (const writers of [1, 8]) {
+    const raw = await rate(writers, SECONDS * 1000, async () => {
+      const id = nextId++;
+      await pool.query(`INSERT INTO raw_inserts (stream_id, type, data, metadata) VALUES ($1, $2, $3, $4)`, [
+        `artwork-${id}`,
+        'ArtworkSubmitted',
+        JSON.stringify(submitted(id).data),
+        JSON.stringify(metadata()),
+      ]);
+    });
+    const appends = await rate(writers, SECONDS * 1000, async () => {
+      const id = nextId++;
+      await store.append(`artwork-${id}`, 0, [submitted(id)], metadata());
+    });
+    rows.push(`| ${writers} | ${raw.toFixed(0)} | ${appends.toFixed(0)} | ${((appends / raw) * 100).toFixed(0)}% |`);
+  }
+
+  // Lag: 8 writers append while the runner seals the chain and projects the catalog.
+  const runner = new ProjectionRunner(store, projections);
+  await runner.start();
+  const appendedAt = new Map<number, number>();
+  const lags: number[] = [];
+  runner.onCommitted((name, events) => {
+    if (name !== 'catalog') return;
+    const now = performance.now();
+    for (const e of events) {
+      const t = appendedAt.get(e.position);
+      if (t !== undefined) lags.push(now - t);
+    }
+  });
+  const underLoad = await rate(8, SECONDS * 1000, async () => {
+    const id = nextId++;
+    const { positions } = await store.append(`artwork-${id}`, 0, [submitted(id)], metadata());
+    appendedAt.set(positions[0]!, performance.now());
+  });
+  const deadline = Date.now() + 30_000;
+  while (lags.length < appendedAt.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await runner.stop();
+  lags.sort((a, b) => a - b);
+
+  return [
+    '### Event log: appends vs. raw INSERT (same PostgreSQL, same run)',
+    '',
+    '| writers | raw INSERT /s | EventStore.append /s | append ÷ raw |',
+    '|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    '### Append → read model lag, 8 writers, projections running',
+    '',
+    `appends/s under load: ${underLoad.toFixed(0)}; events measured: ${lags.length} of ${appendedAt.size}`,
+    '',
+    '| p50 | p99 | max |',
+    '|---:|---:|---:|',
+    `| ${percentile(lags, 50).toFixed(1)} ms | ${percentile(lags, 99).toFixed(1)} ms | ${(lags.at(-1) ?? NaN).toFixed(1)} ms |`,
+  ].join('\n');
+}

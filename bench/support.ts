@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { migrate } from '#api/db/migrate.ts';
+import { createPool, openDatabase, startEmbedded } from '#api/db/postgres.ts';
+
+/** A fresh, migrated database: DATABASE_URL when set, else an embedded PostgreSQL in a temp dir. */
+export async function benchDatabase() {
+  if (process.env.DATABASE_URL) {
+    const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: '.' });
+    const pool = createPool(db.url, 40);
+    await migrate(pool);
+    return { pool, url: db.url, stop: async () => pool.end() };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-'));
+  fs.chmodSync(dir, 0o777);
+  const db = await startEmbedded(path.join(dir, 'data'));
+  const pool = createPool(db.url, 40);
+  await migrate(pool);
+  return {
+    pool,
+    url: db.url,
+    async stop() {
+      await pool.end();
+      await db.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Runs `writers` loops for `ms` milliseconds; returns operations per second. */
+export async function rate(writers: number, ms: number, op: (writer: number, i: number) => Promise<void>) {
+  const until = performance.now() + ms;
+  const started = performance.now();
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let i = 0; performance.now() < until; i++) {
+        await op(w, i);
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
