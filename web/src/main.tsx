@@ -9,9 +9,7 @@ import './styles.css';
 
 // A 401 while the flags say "signed in" means the session expired: drop the flags and the gate returns.
 function onError(error: unknown) {
-  if (!isUnauthorized(error) || !getSession().signedIn) return;
-  clearSession();
-  queueMicrotask(() => queryClient.clear());
+  if (isUnauthorized(error) && getSession().signedIn) clearSession();
 }
 
 const queryClient: QueryClient = new QueryClient({

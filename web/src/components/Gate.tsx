@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { gateQueryOptions } from '../queries/gate.ts';
@@ -17,6 +17,11 @@ export function Gate() {
   const queryClient = useQueryClient();
   const gate = useQuery(gateQueryOptions());
   const [celebration, setCelebration] = useState<Tribute | null>(null);
+
+  // Whatever was loaded under an earlier (now expired or ended) session must not outlive it.
+  useEffect(() => {
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'gate' });
+  }, [queryClient]);
 
   async function onLoggedIn(result: LoginResponse) {
     storeSessionToken(result.sessionToken);

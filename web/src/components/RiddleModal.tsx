@@ -43,7 +43,15 @@ export function RiddleModal({ question, onLoggedIn }: RiddleModalProps) {
   }
 
   return (
-    <Modal title="🎂 A Birthday Riddle" opaque className="text-center">
+    <Modal
+      title={
+        <>
+          <span aria-hidden="true">🎂 </span>A Birthday Riddle
+        </>
+      }
+      opaque
+      className="text-center"
+    >
       <p className="mt-4 text-xl font-medium text-stone-700 dark:text-stone-200">{question}</p>
       <p className="mt-2 text-sm text-stone-500 dark:text-stone-400">Answer in words, without spaces.</p>
       <form onSubmit={onSubmit} className="mt-6 space-y-4 text-left">

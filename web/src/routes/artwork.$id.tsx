@@ -22,7 +22,9 @@ function ArtworkPage() {
   const artwork = useQuery(artworkQueryOptions(id));
   const backPage = page ?? rememberedGalleryPage();
 
-  useEffect(() => window.scrollTo({ top: 0 }), [id]);
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [id]);
 
   if (artwork.isError) {
     return (
