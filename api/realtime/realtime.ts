@@ -56,6 +56,7 @@ export class Realtime {
   }
 
   async close() {
-    await this.io.close();
+    if (this.io.engine) await this.io.close();
+    else await (this.io.of('/').adapter as { close?: () => Promise<void> | void }).close?.();
   }
 }
