@@ -5,9 +5,10 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
 
+// The build comes first: it generates web/src/routeTree.gen.ts, which the typecheck needs.
 const steps: Array<[string, string[]]> = [
-  ['npm', ['run', 'typecheck']],
   ['npm', ['run', 'build']],
+  ['npm', ['run', 'typecheck']],
   ['npx', ['vitest', 'run', '--project', 'unit', '--project', 'int']],
   ['npx', ['vitest', 'run', '--project', 'e2e']],
 ];
