@@ -28,6 +28,8 @@ export interface Checkpoint {
 }
 export const START: Checkpoint = { transactionId: '0', position: 0 };
 
+const UNIQUE_VIOLATION = '23505';
+
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
 // seq is the event's place in the hash chain, once sealed: the cursor live clients see.
@@ -78,7 +80,7 @@ export class EventStore {
 
   /**
    * Appends a batch to one stream in one statement. With a number, the stream must be at exactly
-   * that version (0: must not exist yet); otherwise StaleVersion.
+   * that version (0: must not exist yet); otherwise StaleVersion. With 'any', it goes on the end.
    */
   async append(
     streamId: string,
@@ -92,21 +94,41 @@ export class EventStore {
       const { data, schemaVersion } = registry.prepare(e.type, e.data);
       return { type: e.type, schemaVersion, data };
     });
-    const claim =
-      typeof expected === 'number' && expected > 0
-        ? `UPDATE streams SET version = version + $3 WHERE stream_id = $1 AND version = $2 RETURNING version`
-        : `INSERT INTO streams AS s (stream_id, version) VALUES ($1, $3)
-           ON CONFLICT (stream_id) DO UPDATE SET version = s.version + $3 WHERE $2::bigint IS NULL
-           RETURNING version`;
-    const { rows } = await db.query<{ position: number; stream_version: number }>(
-      `WITH s AS (${claim})
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#insert(streamId, expected, batch, metadata, db);
+      } catch (error) {
+        // the unique (stream_id, stream_version) key is the optimistic lock
+        if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+        const canRetry = expected === 'any' && db === this.pool && attempt < 5;
+        if (!canRetry) throw new StaleVersion(streamId, expected === 'any' ? -1 : expected);
+      }
+    }
+  }
+
+  async #insert(
+    streamId: string,
+    expected: ExpectedVersion,
+    batch: Array<{ type: string; schemaVersion: number; data: unknown }>,
+    metadata: EventMetadata,
+    db: Queryable,
+  ) {
+    const { rows } = await db.query<{ position: number; stream_version: number }>({
+      // prepared once per connection: planning this statement costs as much as running it
+      name: 'append-events',
+      text: `WITH base AS (
+         SELECT coalesce($2::bigint, (SELECT max(stream_version) FROM events WHERE stream_id = $1), 0) AS version
+       ), claimed AS (
+         SELECT version FROM base
+         WHERE version = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = base.version)
+       )
        INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
-       SELECT $1, s.version - $3 + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $5::jsonb
-       FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(ev, ord)
+       SELECT $1, c.version + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $4::jsonb
+       FROM claimed c, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(ev, ord)
        ORDER BY e.ord
        RETURNING position, stream_version`,
-      [streamId, expected === 'any' ? null : expected, batch.length, JSON.stringify(batch), JSON.stringify(metadata)],
-    );
+      values: [streamId, expected === 'any' ? null : expected, JSON.stringify(batch), JSON.stringify(metadata)],
+    });
     if (rows.length === 0) throw new StaleVersion(streamId, expected === 'any' ? -1 : expected);
     if (db === this.pool) this.notifyAppended();
     return { nextVersion: Math.max(...rows.map((r) => r.stream_version)), positions: rows.map((r) => r.position) };

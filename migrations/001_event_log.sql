@@ -1,11 +1,6 @@
 -- The append-only event log, ordered for readers by (transaction_id, position).
 -- See docs/decisions/001-global-order-and-hash-chain.md.
 
-CREATE TABLE streams (
-  stream_id text PRIMARY KEY,
-  version   bigint NOT NULL
-);
-
 CREATE TABLE events (
   position       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -16,6 +11,7 @@ CREATE TABLE events (
   data           jsonb NOT NULL,
   metadata       jsonb NOT NULL,
   recorded_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
+  -- also the optimistic lock: two writers expecting one version cannot both add the next
   UNIQUE (stream_id, stream_version)
 );
 
