@@ -1,8 +1,11 @@
-import { EventRegistry, type EventOf } from './registry.ts';
 import { artworkEvents } from './artworks/artwork.ts';
+import { engagementEvents } from './engagement/engagement.ts';
+import { mediaEvents } from './media/media.ts';
+import { EventRegistry, type EventOf } from './registry.ts';
+import { storyEvents } from './stories/story.ts';
 
 /** Every event type the log may hold. */
-export const allEvents = [...artworkEvents] as const;
+export const allEvents = [...artworkEvents, ...storyEvents, ...mediaEvents, ...engagementEvents] as const;
 export const registry = new EventRegistry(allEvents);
 export type DomainEvent = EventOf<(typeof allEvents)[number]>;
 export type EventType = DomainEvent['type'];

@@ -1,70 +1,79 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { artworkStream } from '#events/artworks/artwork.ts';
-import { artworkDecider, type ArtworkCommand } from '#events/artworks/decide.ts';
-import { handleCommand, type Intent } from '#events/handle.ts';
 import { queueCounts } from '#projections/catalog/adminQueue.ts';
-import { findItemAfter, listArchived, listPending, toView } from '#projections/catalog/items.ts';
+import { findItemAfter, listArchived, listPending, toView, type Kind } from '#projections/catalog/items.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
+import { requireAdminKey } from '../http/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { KIND_NAMES, KINDS } from '../kinds.ts';
+import { moderate, type Moderation } from './moderate.ts';
+
+const adminNotes = z
+  .string({ error: 'Admin notes must be text' })
+  .max(2000, 'Admin notes must be 2000 characters or fewer')
+  .nullish()
+  .transform((v) => (v?.trim() ? v.trim() : null));
 
 const Review = z.object({
   status: z.enum(['approved', 'rejected', 'archived'], { error: 'Status must be approved, rejected or archived' }),
-  adminNotes: z
-    .string({ error: 'Admin notes must be text' })
-    .max(2000)
-    .nullish()
-    .transform((v) => (v?.trim() ? v.trim() : null)),
+  adminNotes,
+});
+const MediaStatus = z.object({
+  status: z.enum(['approved', 'rejected'], { error: 'Status must be approved or rejected' }),
+  adminNotes,
 });
 
 const admin = { admin: true };
 
+/** The review panel's calls, and the detail pages' deletes (admin key). */
 export function adminRoutes(deps: Deps) {
   const router = Router();
-  router.use('/admin', requireRole('admin'));
+  const adminOnly = requireRole('admin');
+  router.use('/admin', adminOnly);
+
+  /** Runs a moderation action and answers with the item as the catalog then shows it. */
+  async function act(req: Request, res: Response, kind: Kind, action: Moderation) {
+    const id = idParam(req.params.id as string);
+    if (!id) throw notFound(KINDS[kind].label);
+    const metadata = await metadataFor(req, deps.personal);
+    const position = await moderate(deps.store, kind, id, action, metadata);
+    if (action.type === 'delete') {
+      await deps.blobs.deletePrefix(KINDS[kind].blobPrefix(id)).catch((e) => console.error('blob cleanup:', e));
+      res.json({ success: true, message: `${KINDS[kind].label} deleted` });
+      return;
+    }
+    const row = await findItemAfter(deps.pool, kind, id, admin, position);
+    if (!row) throw notFound(KINDS[kind].label);
+    res.json(toView(row, admin));
+  }
+
+  const review = (body: unknown): Moderation => {
+    const { status, adminNotes } = parseInput(Review, body);
+    return status === 'archived' ? { type: 'archive' } : { type: 'review', status, adminNotes };
+  };
 
   router.get('/admin/queue', async (_req, res) => {
     res.json(await queueCounts(deps.pool));
   });
-
-  router.get('/admin/artworks/pending', async (_req, res) => {
-    res.json((await listPending(deps.pool, 'artwork')).map((r) => toView(r, admin)));
-  });
-
   router.get('/admin/artworks/archived', async (_req, res) => {
     res.json((await listArchived(deps.pool, 'artwork')).map((r) => toView(r, admin)));
   });
+  router.post('/admin/artworks/:id/unarchive', (req, res) => act(req, res, 'artwork', { type: 'unarchive' }));
 
-  /** Runs a command on an artwork and answers with the artwork as the catalog then shows it. */
-  async function runArtworkCommand(req: Request, res: Response, intent: Intent<ArtworkCommand>) {
-    const id = idParam(req.params.id as string);
-    if (!id) throw notFound('Artwork');
-    const metadata = await metadataFor(req, deps.personal);
-    const { lastPosition } = await handleCommand(
-      deps.store,
-      artworkStream(id),
-      artworkDecider,
-      { ...intent, now: metadata.now } as ArtworkCommand,
-      metadata,
-    );
-    const row = await findItemAfter(deps.pool, 'artwork', id, admin, lastPosition);
-    if (!row) throw notFound('Artwork');
-    res.json(toView(row, admin));
+  for (const kind of KIND_NAMES) {
+    const { path } = KINDS[kind];
+    router.get(`/admin/${path}/pending`, async (_req, res) => {
+      res.json((await listPending(deps.pool, kind)).map((r) => toView(r, admin)));
+    });
+    router.patch(`/admin/${path}/:id`, (req, res) => act(req, res, kind, review(req.body)));
+    router.delete(`/${path}/:id`, requireAdminKey(deps.config.adminKey), (req, res) => act(req, res, kind, { type: 'delete' }));
   }
 
-  router.patch('/admin/artworks/:id', async (req, res) => {
-    const { status, adminNotes } = parseInput(Review, req.body);
-    await runArtworkCommand(
-      req,
-      res,
-      status === 'archived' ? { type: 'ArchiveArtwork' } : { type: 'ReviewArtwork', data: { status, adminNotes } },
-    );
-  });
-
-  router.post('/admin/artworks/:id/unarchive', async (req, res) => {
-    await runArtworkCommand(req, res, { type: 'UnarchiveArtwork' });
+  router.put('/media/:id/status', adminOnly, (req, res) => {
+    const { status, adminNotes } = parseInput(MediaStatus, req.body);
+    return act(req, res, 'media', { type: 'review', status, adminNotes });
   });
 
   return router;

@@ -40,4 +40,13 @@ export function requireRole(...roles: SessionRole[]) {
   };
 }
 
+/** Auditors read the history; they never write (logout aside). */
+export function auditorsOnlyRead(req: Request, _res: Response, next: NextFunction) {
+  const reading = req.method === 'GET' || req.method === 'HEAD';
+  if (req.session?.role === 'auditor' && !reading && req.path !== '/auth/logout') {
+    throw new HttpError(403, 'Auditors have read-only access');
+  }
+  next();
+}
+
 export const isAdmin = (req: Request) => req.session?.role === 'admin';

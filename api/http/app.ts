@@ -5,10 +5,12 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import { adminRoutes } from '../admin/routes.ts';
 import { artworkRoutes } from '../artworks/routes.ts';
-import { loadSession, requireSession } from '../auth/middleware.ts';
+import { auditorsOnlyRead, loadSession, requireSession } from '../auth/middleware.ts';
 import { authRoutes } from '../auth/routes.ts';
 import type { Deps } from '../deps.ts';
+import { engagementRoutes } from '../engagement/routes.ts';
 import { galleryRoutes } from '../gallery/routes.ts';
+import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
 
 const LARGE_BODIES = new Set(['POST /artworks']);
@@ -39,8 +41,11 @@ export function createApp(deps: Deps) {
   api.use(loadSession(deps.sessions));
   api.use(authRoutes(deps.config, deps.sessions));
   api.use(requireSession);
+  api.use(auditorsOnlyRead);
   api.use(galleryRoutes(deps));
   api.use(artworkRoutes(deps));
+  api.use(storyRoutes(deps));
+  api.use(engagementRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {
     throw new HttpError(404, `No such call: ${req.method} ${req.baseUrl}${req.path}`);

@@ -1,10 +1,14 @@
 import type { QueueCounts } from '#projections/catalog/adminQueue.ts';
+import type { CommentView } from '#projections/catalog/engagement.ts';
 import type { ItemView, Kind } from '#projections/catalog/items.ts';
 
 /** Every event the server pushes, with its payload (CONTRACT §4). position: the log cursor (chain seq). */
 export interface ServerToClientEvents {
   'gallery:item-added': (p: { position: number; kind: Kind; item: ItemView }) => void;
   'gallery:item-removed': (p: { position: number; kind: Kind; id: number }) => void;
+  'likes:changed': (p: { position: number; kind: Kind; id: number; likeCount: number }) => void;
+  'comments:added': (p: { position: number; kind: Kind; id: number; comment: CommentView; commentCount: number }) => void;
+  'comments:removed': (p: { position: number; kind: Kind; id: number; commentId: number; commentCount: number }) => void;
   'admin:queue-changed': (p: { position: number; kind: Kind } & QueueCounts) => void;
   presence: (p: { online: number }) => void;
 }
@@ -19,6 +23,9 @@ export type Room = (typeof ROOMS)[keyof typeof ROOMS];
 export const ROOM_OF: { [E in ServerEvent]: Room } = {
   'gallery:item-added': 'everyone',
   'gallery:item-removed': 'everyone',
+  'likes:changed': 'everyone',
+  'comments:added': 'everyone',
+  'comments:removed': 'everyone',
   'admin:queue-changed': 'admins',
   presence: 'everyone',
 };

@@ -1,25 +1,51 @@
 import type pg from 'pg';
 import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '#projections/catalog/adminQueue.ts';
+import { findComment } from '#projections/catalog/engagement.ts';
 import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
 import type { CommittedListener } from '#projections/runner.ts';
 import type { Realtime } from './realtime.ts';
 
-type Change = { kind: Kind; id: number; gallery?: 'added' | 'removed'; queue: boolean };
+type Change =
+  | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
+  | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number };
 
 /** What an event means for open screens. */
-function changeOf(event: RecordedEvent): Change | undefined {
+function changesOf(event: RecordedEvent): Change[] {
   switch (event.type) {
     case 'ArtworkSubmitted':
-      return { kind: 'artwork', id: event.data.artworkId, queue: true };
+      return [{ what: 'queue', kind: 'artwork', id: event.data.artworkId }];
+    case 'StorySubmitted':
+      return [{ what: 'queue', kind: 'story', id: event.data.storyId }];
+    case 'MediaSubmitted':
+      return [{ what: 'queue', kind: 'media', id: event.data.mediaId }];
     case 'ArtworkApproved':
     case 'ArtworkUnarchived':
-      return { kind: 'artwork', id: event.data.artworkId, gallery: 'added', queue: true };
+      return [{ what: 'added', kind: 'artwork', id: event.data.artworkId }, { what: 'queue', kind: 'artwork', id: event.data.artworkId }];
+    case 'StoryApproved':
+      return [{ what: 'added', kind: 'story', id: event.data.storyId }, { what: 'queue', kind: 'story', id: event.data.storyId }];
+    case 'MediaApproved':
+      return [{ what: 'added', kind: 'media', id: event.data.mediaId }, { what: 'queue', kind: 'media', id: event.data.mediaId }];
     case 'ArtworkRejected':
     case 'ArtworkArchived':
-      return { kind: 'artwork', id: event.data.artworkId, gallery: 'removed', queue: true };
+    case 'ArtworkDeleted':
+      return [{ what: 'removed', kind: 'artwork', id: event.data.artworkId }, { what: 'queue', kind: 'artwork', id: event.data.artworkId }];
+    case 'StoryRejected':
+    case 'StoryDeleted':
+      return [{ what: 'removed', kind: 'story', id: event.data.storyId }, { what: 'queue', kind: 'story', id: event.data.storyId }];
+    case 'MediaRejected':
+    case 'MediaDeleted':
+      return [{ what: 'removed', kind: 'media', id: event.data.mediaId }, { what: 'queue', kind: 'media', id: event.data.mediaId }];
+    case 'ItemLiked':
+    case 'ItemUnliked':
+      return [{ what: 'likes', kind: event.data.kind, id: event.data.itemId }];
+    case 'CommentPosted':
+      return [{ what: 'comment-added', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId }];
+    case 'CommentRemoved':
+      return [{ what: 'comment-removed', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId }];
     case 'ArtworkRenditionsMade':
-      return undefined;
+    case 'MediaProcessed':
+      return [];
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -27,29 +53,52 @@ function changeOf(event: RecordedEvent): Change | undefined {
   }
 }
 
-/** Pushes catalog changes to sockets once the catalog has committed them, in log order. */
+/** Pushes catalog changes to sockets once the catalog has committed them, batch after batch, in log order. */
 export function livePublisher(pool: pg.Pool, realtime: Realtime): CommittedListener {
   let tail = Promise.resolve();
   return (projection, events) => {
     if (projection !== 'catalog') return;
-    // one batch after another, so cursors reach clients in order
     tail = tail.then(() => publish(pool, realtime, events)).catch((error) => console.error('live publish:', error));
   };
 }
 
+const guest = { admin: false };
+
 async function publish(pool: pg.Pool, realtime: Realtime, events: readonly RecordedEvent[]) {
-  const changes = events.flatMap((e) => {
-    const change = changeOf(e);
-    return change && e.seq !== null ? [{ ...change, position: e.seq }] : [];
-  });
-  const counts = changes.some((c) => c.queue) ? await queueCounts(pool) : undefined;
+  const changes = events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! }))));
+  const counts = changes.some((c) => c.what === 'queue') ? await queueCounts(pool) : undefined;
   for (const c of changes) {
-    if (c.gallery === 'added') {
-      const row = await findItem(pool, c.kind, c.id, { admin: false });
-      if (row) realtime.send('gallery:item-added', { position: c.position, kind: c.kind, item: toView(row, { admin: false }) });
-    } else if (c.gallery === 'removed') {
-      realtime.send('gallery:item-removed', { position: c.position, kind: c.kind, id: c.id });
+    const { position, kind, id } = c;
+    switch (c.what) {
+      case 'queue':
+        realtime.send('admin:queue-changed', { position, kind, ...counts! });
+        break;
+      case 'added': {
+        const row = await findItem(pool, kind, id, guest);
+        if (row) realtime.send('gallery:item-added', { position, kind, item: toView(row, guest) });
+        break;
+      }
+      case 'removed':
+        realtime.send('gallery:item-removed', { position, kind, id });
+        break;
+      case 'likes': {
+        const row = await findItem(pool, kind, id, guest);
+        if (row) realtime.send('likes:changed', { position, kind, id, likeCount: row.like_count });
+        break;
+      }
+      case 'comment-added': {
+        const row = await findItem(pool, kind, id, guest);
+        const comment = await findComment(pool, c.commentId);
+        if (row && comment) realtime.send('comments:added', { position, kind, id, comment, commentCount: row.comment_count });
+        break;
+      }
+      case 'comment-removed': {
+        const row = await findItem(pool, kind, id, guest);
+        if (row) {
+          realtime.send('comments:removed', { position, kind, id, commentId: c.commentId, commentCount: row.comment_count });
+        }
+        break;
+      }
     }
-    if (c.queue && counts) realtime.send('admin:queue-changed', { position: c.position, kind: c.kind, ...counts });
   }
 }

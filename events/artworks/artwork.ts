@@ -53,6 +53,11 @@ export const ArtworkUnarchived = defineEvent(
   z.object({ artworkId: z.number().int().positive(), unarchivedAt: z.iso.datetime() }),
 );
 
+export const ArtworkDeleted = defineEvent(
+  'ArtworkDeleted',
+  z.object({ artworkId: z.number().int().positive(), deletedAt: z.iso.datetime() }),
+);
+
 export const artworkEvents = [
   ArtworkSubmitted,
   ArtworkRenditionsMade,
@@ -60,6 +65,7 @@ export const artworkEvents = [
   ArtworkRejected,
   ArtworkArchived,
   ArtworkUnarchived,
+  ArtworkDeleted,
 ] as const;
 
 export type ArtworkEvent = EventOf<(typeof artworkEvents)[number]>;
@@ -67,7 +73,7 @@ export type ArtworkEvent = EventOf<(typeof artworkEvents)[number]>;
 export type ArtworkStatus = 'pending' | 'approved' | 'rejected';
 
 export type Artwork =
-  | { exists: false }
+  | { exists: false; deleted?: boolean }
   | { exists: true; id: number; status: ArtworkStatus; archived: boolean; image: StoredImage; renditions: boolean };
 
 export const initialArtwork: Artwork = { exists: false };
@@ -93,6 +99,8 @@ export function evolve(state: Artwork, event: ArtworkEvent): Artwork {
       return state.exists ? { ...state, archived: true } : state;
     case 'ArtworkUnarchived':
       return state.exists ? { ...state, archived: false } : state;
+    case 'ArtworkDeleted':
+      return { exists: false, deleted: true };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -10,11 +10,12 @@ export type ArtworkCommand =
   | { type: 'ReviewArtwork'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
   | { type: 'RecordRenditions'; data: { display: StoredImage; thumbnail: StoredImage }; now: string }
   | { type: 'ArchiveArtwork'; now: string }
-  | { type: 'UnarchiveArtwork'; now: string };
+  | { type: 'UnarchiveArtwork'; now: string }
+  | { type: 'DeleteArtwork'; now: string };
 
 export function decide(command: ArtworkCommand, state: Artwork): ArtworkEvent[] {
   if (command.type === 'SubmitArtwork') {
-    if (state.exists) throw new DomainError(409, 'Artwork already exists');
+    if (state.exists || state.deleted) throw new DomainError(409, 'Artwork already exists');
     return [{ type: 'ArtworkSubmitted', data: { ...command.data, submittedAt: command.now } }];
   }
   if (!state.exists) throw new DomainError(404, 'Artwork not found');
@@ -35,6 +36,8 @@ export function decide(command: ArtworkCommand, state: Artwork): ArtworkEvent[] 
     case 'UnarchiveArtwork':
       if (!state.archived) return [];
       return [{ type: 'ArtworkUnarchived', data: { artworkId, unarchivedAt: command.now } }];
+    case 'DeleteArtwork':
+      return [{ type: 'ArtworkDeleted', data: { artworkId, deletedAt: command.now } }];
     default: {
       const unreachable: never = command;
       return unreachable;

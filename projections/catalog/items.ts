@@ -23,6 +23,7 @@ export interface CatalogRow {
   is_anonymous: boolean;
   is_from_canvas: string | null;
   image: { original: ImageRef; display?: ImageRef; thumbnail?: ImageRef } | null;
+  media: MediaInfo | null;
   admin_notes: string | null;
   created_at: Date;
   approved_at: Date | null;
@@ -31,6 +32,22 @@ export interface CatalogRow {
   comment_count: number;
   last_position: number;
   email: string | null;
+}
+
+interface FileRef {
+  key: string;
+  contentType: string;
+  bytes: number;
+}
+
+export interface MediaInfo {
+  mediaType: 'video' | 'audio';
+  mimeType: string;
+  file: FileRef;
+  durationSeconds: number;
+  browserPlayable: boolean;
+  poster?: FileRef | null;
+  playable?: FileRef | null;
 }
 
 export interface Viewer {
@@ -71,7 +88,23 @@ export function toView(row: CatalogRow, viewer: Viewer) {
       ...admin,
     };
   }
-  return { ...base, ...admin };
+  if (row.kind === 'story') {
+    return { ...base, content: row.content, authorName: row.artist_name, isAnonymous: row.is_anonymous, ...admin };
+  }
+  const media = row.media!;
+  const stream = `/api/media/${row.id}/stream`;
+  return {
+    ...base,
+    mediaType: media.mediaType,
+    mimeType: media.playable ? media.playable.contentType : media.mimeType,
+    // the stored path (spec §3) is served by the stream route too: files are never public
+    mediaData: stream,
+    streamUrl: stream,
+    thumbnailUrl: media.mediaType === 'video' ? `/api/media/${row.id}/thumbnail` : null,
+    durationSeconds: media.durationSeconds,
+    processing: media.poster === undefined,
+    ...admin,
+  };
 }
 export type ItemView = ReturnType<typeof toView>;
 

@@ -1,0 +1,46 @@
+import { artworkStream } from '#events/artworks/artwork.ts';
+import { artworkDecider } from '#events/artworks/decide.ts';
+import { DomainError } from '#events/errors.ts';
+import { handleCommand } from '#events/handle.ts';
+import { mediaDecider, mediaStream } from '#events/media/media.ts';
+import type { EventMetadata } from '#events/metadata.ts';
+import { storyDecider, storyStream } from '#events/stories/story.ts';
+import type { Kind } from '#projections/catalog/items.ts';
+import type { EventStore } from '#events/store.ts';
+
+export type Moderation =
+  | { type: 'review'; status: 'approved' | 'rejected'; adminNotes: string | null }
+  | { type: 'archive' | 'unarchive' | 'delete' };
+
+/** One moderation action on any kind, through that kind's own decider. Returns the last position written. */
+export async function moderate(
+  store: EventStore,
+  kind: Kind,
+  id: number,
+  action: Moderation,
+  metadata: EventMetadata,
+): Promise<number | undefined> {
+  const now = metadata.now;
+  const review = action.type === 'review' ? { status: action.status, adminNotes: action.adminNotes } : undefined;
+  const run = async <S, E extends Parameters<typeof store.append>[2][number], C>(
+    stream: string,
+    decider: Parameters<typeof handleCommand<S, E, C>>[2],
+    command: C,
+  ) => (await handleCommand(store, stream, decider, command, metadata)).lastPosition;
+
+  switch (kind) {
+    case 'artwork':
+      if (review) return run(artworkStream(id), artworkDecider, { type: 'ReviewArtwork', data: review, now });
+      if (action.type === 'archive') return run(artworkStream(id), artworkDecider, { type: 'ArchiveArtwork', now });
+      if (action.type === 'unarchive') return run(artworkStream(id), artworkDecider, { type: 'UnarchiveArtwork', now });
+      return run(artworkStream(id), artworkDecider, { type: 'DeleteArtwork', now });
+    case 'story':
+      if (action.type === 'archive' || action.type === 'unarchive') throw new DomainError(400, 'Only artworks can be archived');
+      if (review) return run(storyStream(id), storyDecider, { type: 'ReviewStory', data: review, now });
+      return run(storyStream(id), storyDecider, { type: 'DeleteStory', now });
+    case 'media':
+      if (action.type === 'archive' || action.type === 'unarchive') throw new DomainError(400, 'Only artworks can be archived');
+      if (review) return run(mediaStream(id), mediaDecider, { type: 'ReviewMedia', data: review, now });
+      return run(mediaStream(id), mediaDecider, { type: 'DeleteMedia', now });
+  }
+}

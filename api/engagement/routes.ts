@@ -1,0 +1,108 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { commentDecider, commentStream, likeDecider, likeStream } from '#events/engagement/engagement.ts';
+import { handleCommand } from '#events/handle.ts';
+import { findCommentAfter, findComment, hasLiked, listComments } from '#projections/catalog/engagement.ts';
+import { findItem, findItemAfter, type Kind } from '#projections/catalog/items.ts';
+import { isAdmin } from '../auth/middleware.ts';
+import type { Deps } from '../deps.ts';
+import { requireAdminKey } from '../http/adminKey.ts';
+import { idParam, metadataFor } from '../http/context.ts';
+import { notFound, parseInput } from '../http/errors.ts';
+import { KIND_NAMES, KINDS } from '../kinds.ts';
+
+/** Spec §5 comment schema: values trimmed, a name of 2 or more, content of 1 to 500 characters. */
+export const CommentInput = z.object({
+  authorName: z.string({ error: 'Name is required' }).trim().min(2, 'Name is required').max(255, 'Name is too long'),
+  content: z
+    .string({ error: 'Comment cannot be empty' })
+    .trim()
+    .min(1, 'Comment cannot be empty')
+    .max(500, 'Comment is too long'),
+});
+
+/** Comments and likes, the same for artworks, stories and media, with every variant spec §7 calls. */
+export function engagementRoutes(deps: Deps) {
+  const router = Router();
+  const { pool, store, config } = deps;
+
+  async function visibleItem(req: Request, kind: Kind) {
+    const id = idParam(req.params.id as string);
+    const row = id && (await findItem(pool, kind, id, { admin: isAdmin(req) }));
+    if (!row) throw notFound(KINDS[kind].label);
+    return row;
+  }
+
+  async function visitorKey(req: Request): Promise<string> {
+    if (config.likeIdentity === 'ip') return `ip${await deps.personal.refForAddress(req.ip ?? 'unknown')}`;
+    return `v${req.session!.visitorId}`;
+  }
+
+  /** Likes or unlikes; answers with the count once the catalog shows the change. */
+  async function setLike(req: Request, kind: Kind, want: 'Like' | 'Unlike' | 'Toggle') {
+    const item = await visibleItem(req, kind);
+    const key = await visitorKey(req);
+    const stream = likeStream(kind, item.id, key);
+    // a toggle asks the log, not the read model, whether this visitor likes the item now
+    const current = want === 'Toggle' && (await store.aggregate(stream, likeDecider.evolve, likeDecider.initial)).state;
+    const type = want === 'Toggle' ? (current ? 'Unlike' : 'Like') : want;
+    const metadata = await metadataFor(req, deps.personal);
+    const target = { kind, itemId: item.id, visitorKey: key };
+    const { lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata);
+    const after = await findItemAfter(pool, kind, item.id, { admin: true }, lastPosition);
+    const likeCount = after?.like_count ?? item.like_count;
+    const liked = type === 'Like';
+    return { success: true, liked, hasLiked: liked, likeCount, count: likeCount };
+  }
+
+  for (const kind of KIND_NAMES) {
+    const base = `/${KINDS[kind].path}/:id`;
+
+    router.get(`${base}/comments`, async (req, res) => {
+      const item = await visibleItem(req, kind);
+      res.json(await listComments(pool, kind, item.id));
+    });
+
+    router.post(`${base}/comments`, async (req, res) => {
+      const input = parseInput(CommentInput, req.body);
+      const item = await visibleItem(req, kind);
+      const { rows } = await pool.query<{ id: number }>(`SELECT nextval('comment_ids')::int AS id`);
+      const commentId = rows[0]!.id;
+      const metadata = await metadataFor(req, deps.personal);
+      const command = { type: 'PostComment' as const, data: { kind, itemId: item.id, commentId, ...input }, now: metadata.now };
+      await handleCommand(store, commentStream(commentId), commentDecider, command, metadata);
+      res.status(201).json(await findCommentAfter(pool, commentId));
+    });
+
+    router.get(`${base}/likes/check`, async (req, res) => {
+      const item = await visibleItem(req, kind);
+      res.json({ hasLiked: await hasLiked(pool, kind, item.id, await visitorKey(req)) });
+    });
+    router.get(`${base}/likes/count`, async (req, res) => {
+      res.json({ count: (await visibleItem(req, kind)).like_count });
+    });
+    router.get(`${base}/likes`, async (req, res) => {
+      const item = await visibleItem(req, kind);
+      const liked = await hasLiked(pool, kind, item.id, await visitorKey(req));
+      res.json({ likeCount: item.like_count, count: item.like_count, hasLiked: liked, liked });
+    });
+    router.post(`${base}/likes`, async (req, res) => res.json(await setLike(req, kind, 'Like')));
+    router.delete(`${base}/likes`, async (req, res) => res.json(await setLike(req, kind, 'Unlike')));
+    router.post(`${base}/like`, async (req, res) => res.json(await setLike(req, kind, 'Toggle')));
+  }
+
+  const removeComment = (kind: Kind) => async (req: Request, res: import('express').Response) => {
+    const commentId = idParam(req.params.commentId as string);
+    const comment = commentId && (await findComment(pool, commentId, kind));
+    if (!comment) throw notFound('Comment');
+    const metadata = await metadataFor(req, deps.personal);
+    await handleCommand(store, commentStream(comment.id), commentDecider, { type: 'RemoveComment', now: metadata.now }, metadata);
+    res.json({ success: true, message: 'Comment deleted successfully' });
+  };
+  const keyed = requireAdminKey(config.adminKey);
+  router.delete('/comments/:commentId', keyed, removeComment('artwork'));
+  router.delete('/stories/comments/:commentId', keyed, removeComment('story'));
+  router.delete('/media/comments/:commentId', keyed, removeComment('media'));
+
+  return router;
+}

@@ -1,0 +1,84 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { storyDecider, storyStream } from '#events/stories/story.ts';
+import { findItem, findItemAfter, listVisible, toView } from '#projections/catalog/items.ts';
+import { isAdmin } from '../auth/middleware.ts';
+import { inTransaction } from '../db/postgres.ts';
+import type { Deps } from '../deps.ts';
+import { idParam, metadataFor } from '../http/context.ts';
+import { notFound, parseInput } from '../http/errors.ts';
+
+/** Spec §5 story schema, with its messages; CONTRACT: title, author and email up to 255 characters. */
+export const StorySubmission = z.object({
+  title: z
+    .string({ error: 'Title must be text' })
+    .max(255, 'Title must be 255 characters or fewer')
+    .nullish()
+    .transform((v) => (v?.trim() ? v.trim() : null)),
+  content: z
+    .string({ error: 'Please write something before submitting' })
+    .trim()
+    .min(1, 'Please write something before submitting')
+    .max(20_000, 'Your story is too long'),
+  authorName: z
+    .string({ error: 'Please enter your name' })
+    .trim()
+    .min(1, 'Please enter your name')
+    .max(255, 'Name must be 255 characters or fewer'),
+  email: z
+    .string({ error: 'Please enter a valid email address' })
+    .trim()
+    .max(255, 'Email must be 255 characters or fewer')
+    .pipe(z.email('Please enter a valid email address')),
+  isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).optional().default(false),
+});
+
+export function storyRoutes(deps: Deps) {
+  const router = Router();
+  const { pool, store } = deps;
+
+  router.get('/stories', async (req, res) => {
+    const viewer = { admin: isAdmin(req) };
+    res.json((await listVisible(pool, 'story', viewer)).map((r) => toView(r, viewer)));
+  });
+
+  router.post('/stories', async (req, res) => {
+    const input = parseInput(StorySubmission, req.body);
+    const metadata = await metadataFor(req, deps.personal);
+    const { rows } = await pool.query<{ id: number }>(`SELECT nextval('story_ids')::int AS id`);
+    const storyId = rows[0]!.id;
+    const { positions } = await inTransaction(pool, async (tx) => {
+      const emailRef = await deps.personal.recordEmail(input.email, tx);
+      const events = storyDecider.decide(
+        {
+          type: 'SubmitStory',
+          now: metadata.now,
+          data: {
+            storyId,
+            title: input.title,
+            content: input.content,
+            authorName: input.isAnonymous ? 'Anonymous' : input.authorName,
+            emailRef,
+            isAnonymous: input.isAnonymous,
+          },
+        },
+        storyDecider.initial,
+      );
+      return store.append(storyStream(storyId), 0, events, metadata, tx);
+    });
+    store.notifyAppended();
+    // the submitter sees their pending story as a guest would: without the email
+    const row = await findItemAfter(pool, 'story', storyId, { admin: true }, positions.at(-1));
+    res.status(201).json(row ? toView(row, { admin: false }) : { id: storyId, status: 'pending' });
+  });
+
+  router.get('/stories/:id', async (req, res) => {
+    const id = idParam(req.params.id);
+    const viewer = { admin: isAdmin(req) };
+    const row = id && (await findItem(pool, 'story', id, viewer));
+    if (!row) throw notFound('Story');
+    res.json(toView(row, viewer));
+  });
+
+  return router;
+}

@@ -1,0 +1,11 @@
+/**
+ * The one place ffmpeg and ffprobe are used (STYLE.md: one adapter per outside system). Uploaded
+ * audio and video are sniffed, probed, given a poster and, when browsers cannot play them, transcoded.
+ * Every process reads local files only, with a forced demuxer, no stdin, no shell, and is SIGKILLed
+ * when its time is up.
+ */
+export { MediaRejected, MediaToolFailed } from './errors.ts';
+export { type Container, sniffMediaFile } from './sniff.ts';
+export { MAX_DURATION_SECONDS, MAX_EDGE_PIXELS, type MediaKind, type MediaOptions, type ProbedMedia, probeMedia } from './probe.ts';
+export { makePoster, POSTER_WIDTH, TRANSCODE_MAX_EDGE, transcodeToMp4 } from './convert.ts';
+export { type MediaTool, mediaToolPaths, runTool, type ToolRun, type ToolRunner } from './tools.ts';

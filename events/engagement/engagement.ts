@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { DomainError } from '../errors.ts';
+import type { Decider } from '../handle.ts';
+import { defineEvent, type EventOf } from '../registry.ts';
+
+export const ItemKind = z.enum(['artwork', 'story', 'media']);
+export type ItemKind = z.infer<typeof ItemKind>;
+const itemId = z.number().int().positive();
+
+/**
+ * One like stream per visitor and item, so concurrent likes of one item never contend, and the
+ * stream's version makes a visitor's repeated like a no-op exactly once.
+ */
+export const likeStream = (kind: ItemKind, id: number, visitorKey: string) => `like-${kind}-${id}-${visitorKey}`;
+/** One stream per comment: comments on a busy item never conflict with each other. */
+export const commentStream = (commentId: number) => `comment-${commentId}`;
+
+export const ItemLiked = defineEvent('ItemLiked', z.object({ kind: ItemKind, itemId, visitorKey: z.string() }));
+export const ItemUnliked = defineEvent('ItemUnliked', z.object({ kind: ItemKind, itemId, visitorKey: z.string() }));
+export const CommentPosted = defineEvent(
+  'CommentPosted',
+  z.object({
+    kind: ItemKind,
+    itemId,
+    commentId: z.number().int().positive(),
+    authorName: z.string(),
+    content: z.string(),
+    postedAt: z.iso.datetime(),
+  }),
+);
+export const CommentRemoved = defineEvent(
+  'CommentRemoved',
+  z.object({ kind: ItemKind, itemId, commentId: z.number().int().positive(), removedAt: z.iso.datetime() }),
+);
+
+export const engagementEvents = [ItemLiked, ItemUnliked, CommentPosted, CommentRemoved] as const;
+type LikeEvent = EventOf<typeof ItemLiked | typeof ItemUnliked>;
+type CommentEvent = EventOf<typeof CommentPosted | typeof CommentRemoved>;
+
+type Target = { kind: ItemKind; itemId: number; visitorKey: string };
+export type LikeCommand = { type: 'Like' | 'Unlike'; target: Target };
+
+export const likeDecider: Decider<boolean, LikeEvent, LikeCommand> = {
+  initial: false,
+  evolve: (_liked, event) => event.type === 'ItemLiked',
+  decide(command, liked) {
+    const wantLiked = command.type === 'Like';
+    if (liked === wantLiked) return [];
+    return [{ type: wantLiked ? 'ItemLiked' : 'ItemUnliked', data: command.target }];
+  },
+};
+
+type Comment = { exists: false } | { exists: true; kind: ItemKind; itemId: number; commentId: number; removed: boolean };
+export type CommentCommand =
+  | { type: 'PostComment'; data: Omit<z.infer<typeof CommentPosted.schema>, 'postedAt'>; now: string }
+  | { type: 'RemoveComment'; now: string };
+
+export const commentDecider: Decider<Comment, CommentEvent, CommentCommand> = {
+  initial: { exists: false },
+  evolve(state, event) {
+    if (event.type === 'CommentPosted') return { exists: true, ...event.data, removed: false };
+    return state.exists ? { ...state, removed: true } : state;
+  },
+  decide(command, state) {
+    if (command.type === 'PostComment') {
+      if (state.exists) throw new DomainError(409, 'Comment already exists');
+      return [{ type: 'CommentPosted', data: { ...command.data, postedAt: command.now } }];
+    }
+    if (!state.exists || state.removed) throw new DomainError(404, 'Comment not found');
+    const { kind, itemId, commentId } = state;
+    return [{ type: 'CommentRemoved', data: { kind, itemId, commentId, removedAt: command.now } }];
+  },
+};

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { DomainError } from '../errors.ts';
+import type { Decider } from '../handle.ts';
+import { defineEvent, type EventOf } from '../registry.ts';
+
+export const mediaStream = (id: number) => `media-${id}`;
+const mediaId = z.number().int().positive();
+
+export const StoredFile = z.object({ key: z.string(), contentType: z.string(), bytes: z.number().int().nonnegative() });
+export type StoredFile = z.infer<typeof StoredFile>;
+
+export const MediaSubmitted = defineEvent(
+  'MediaSubmitted',
+  z.object({
+    mediaId,
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    tags: z.string().nullable(),
+    artistName: z.string(),
+    emailRef: z.number().int().positive(),
+    mediaType: z.enum(['video', 'audio']),
+    mimeType: z.string(),
+    file: StoredFile,
+    /** what ffprobe found when the file was uploaded */
+    durationSeconds: z.number().nonnegative(),
+    browserPlayable: z.boolean(),
+    submittedAt: z.iso.datetime(),
+  }),
+);
+/** The job's results: a poster frame for video, and an MP4 when the original can't play in browsers. */
+export const MediaProcessed = defineEvent(
+  'MediaProcessed',
+  z.object({ mediaId, poster: StoredFile.nullable(), playable: StoredFile.nullable() }),
+);
+export const MediaApproved = defineEvent(
+  'MediaApproved',
+  z.object({ mediaId, adminNotes: z.string().nullable(), approvedAt: z.iso.datetime() }),
+);
+export const MediaRejected = defineEvent(
+  'MediaRejected',
+  z.object({ mediaId, adminNotes: z.string().nullable(), rejectedAt: z.iso.datetime() }),
+);
+export const MediaDeleted = defineEvent('MediaDeleted', z.object({ mediaId, deletedAt: z.iso.datetime() }));
+
+export const mediaEvents = [MediaSubmitted, MediaProcessed, MediaApproved, MediaRejected, MediaDeleted] as const;
+export type MediaEvent = EventOf<(typeof mediaEvents)[number]>;
+
+export type Media =
+  | { exists: false; deleted?: boolean }
+  | {
+      exists: true;
+      id: number;
+      status: 'pending' | 'approved' | 'rejected';
+      mediaType: 'video' | 'audio';
+      file: StoredFile;
+      browserPlayable: boolean;
+      processed: boolean;
+    };
+
+export type MediaCommand =
+  | { type: 'SubmitMedia'; data: Omit<z.infer<typeof MediaSubmitted.schema>, 'submittedAt'>; now: string }
+  | { type: 'RecordProcessing'; data: { poster: StoredFile | null; playable: StoredFile | null }; now: string }
+  | { type: 'ReviewMedia'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
+  | { type: 'DeleteMedia'; now: string };
+
+export function evolve(state: Media, event: MediaEvent): Media {
+  switch (event.type) {
+    case 'MediaSubmitted': {
+      const d = event.data;
+      return {
+        exists: true,
+        id: d.mediaId,
+        status: 'pending',
+        mediaType: d.mediaType,
+        file: d.file,
+        browserPlayable: d.browserPlayable,
+        processed: false,
+      };
+    }
+    case 'MediaProcessed':
+      return state.exists ? { ...state, processed: true } : state;
+    case 'MediaApproved':
+      return state.exists ? { ...state, status: 'approved' } : state;
+    case 'MediaRejected':
+      return state.exists ? { ...state, status: 'rejected' } : state;
+    case 'MediaDeleted':
+      return { exists: false, deleted: true };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+export function decide(command: MediaCommand, state: Media): MediaEvent[] {
+  if (command.type === 'SubmitMedia') {
+    if (state.exists || state.deleted) throw new DomainError(409, 'Media already exists');
+    return [{ type: 'MediaSubmitted', data: { ...command.data, submittedAt: command.now } }];
+  }
+  if (!state.exists) throw new DomainError(404, 'Media not found');
+  const mediaId = state.id;
+  switch (command.type) {
+    case 'RecordProcessing':
+      return state.processed ? [] : [{ type: 'MediaProcessed', data: { mediaId, ...command.data } }];
+    case 'ReviewMedia': {
+      const { status, adminNotes } = command.data;
+      return status === 'approved'
+        ? [{ type: 'MediaApproved', data: { mediaId, adminNotes, approvedAt: command.now } }]
+        : [{ type: 'MediaRejected', data: { mediaId, adminNotes, rejectedAt: command.now } }];
+    }
+    case 'DeleteMedia':
+      return [{ type: 'MediaDeleted', data: { mediaId, deletedAt: command.now } }];
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+export const mediaDecider: Decider<Media, MediaEvent, MediaCommand> = { initial: { exists: false }, evolve, decide };

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { DomainError } from '../errors.ts';
+import type { Decider } from '../handle.ts';
+import { defineEvent, type EventOf } from '../registry.ts';
+
+export const storyStream = (id: number) => `story-${id}`;
+const storyId = z.number().int().positive();
+
+export const StorySubmitted = defineEvent(
+  'StorySubmitted',
+  z.object({
+    storyId,
+    title: z.string().nullable(),
+    content: z.string(),
+    /** 'Anonymous' when isAnonymous: the real name is never recorded for anonymous stories */
+    authorName: z.string(),
+    /** personal_data id of the email, never the address itself */
+    emailRef: z.number().int().positive().nullable(),
+    isAnonymous: z.boolean(),
+    submittedAt: z.iso.datetime(),
+  }),
+);
+export const StoryApproved = defineEvent(
+  'StoryApproved',
+  z.object({ storyId, adminNotes: z.string().nullable(), approvedAt: z.iso.datetime() }),
+);
+export const StoryRejected = defineEvent(
+  'StoryRejected',
+  z.object({ storyId, adminNotes: z.string().nullable(), rejectedAt: z.iso.datetime() }),
+);
+export const StoryDeleted = defineEvent('StoryDeleted', z.object({ storyId, deletedAt: z.iso.datetime() }));
+
+export const storyEvents = [StorySubmitted, StoryApproved, StoryRejected, StoryDeleted] as const;
+export type StoryEvent = EventOf<(typeof storyEvents)[number]>;
+
+export type Story = { exists: false; deleted?: boolean } | { exists: true; id: number; status: 'pending' | 'approved' | 'rejected' };
+
+export type StoryCommand =
+  | { type: 'SubmitStory'; data: Omit<z.infer<typeof StorySubmitted.schema>, 'submittedAt'>; now: string }
+  | { type: 'ReviewStory'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
+  | { type: 'DeleteStory'; now: string };
+
+export function evolve(state: Story, event: StoryEvent): Story {
+  switch (event.type) {
+    case 'StorySubmitted':
+      return { exists: true, id: event.data.storyId, status: 'pending' };
+    case 'StoryApproved':
+      return state.exists ? { ...state, status: 'approved' } : state;
+    case 'StoryRejected':
+      return state.exists ? { ...state, status: 'rejected' } : state;
+    case 'StoryDeleted':
+      return { exists: false, deleted: true };
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+}
+
+export function decide(command: StoryCommand, state: Story): StoryEvent[] {
+  if (command.type === 'SubmitStory') {
+    if (state.exists || state.deleted) throw new DomainError(409, 'Story already exists');
+    return [{ type: 'StorySubmitted', data: { ...command.data, submittedAt: command.now } }];
+  }
+  if (!state.exists) throw new DomainError(404, 'Story not found');
+  switch (command.type) {
+    case 'ReviewStory': {
+      const { status, adminNotes } = command.data;
+      return status === 'approved'
+        ? [{ type: 'StoryApproved', data: { storyId: state.id, adminNotes, approvedAt: command.now } }]
+        : [{ type: 'StoryRejected', data: { storyId: state.id, adminNotes, rejectedAt: command.now } }];
+    }
+    case 'DeleteStory':
+      return [{ type: 'StoryDeleted', data: { storyId: state.id, deletedAt: command.now } }];
+    default: {
+      const unreachable: never = command;
+      return unreachable;
+    }
+  }
+}
+
+export const storyDecider: Decider<Story, StoryEvent, StoryCommand> = { initial: { exists: false }, evolve, decide };

@@ -1,0 +1,64 @@
+import type { ArtworkEvent } from '#events/artworks/artwork.ts';
+import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
+
+const review = reviewSql('artwork');
+
+export const artworkStatements: Statements<ArtworkEvent['type']> = {
+  ArtworkSubmitted: {
+    sql: `INSERT INTO catalog_items (kind, id, status, title, description, tags, artist_name, email_ref,
+            is_from_canvas, image, created_at, search_text, last_position)
+          SELECT 'artwork', r.id, 'pending', r.title, r.description, r.tags, r.artist_name, r.email_ref,
+            r.is_from_canvas, r.image, r.created_at, r.search_text, r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
+            email_ref bigint, is_from_canvas text, image jsonb, created_at timestamptz, search_text text, at bigint)`,
+    row: ({ data: d, position }) => ({
+      id: d.artworkId,
+      title: d.title,
+      description: d.description,
+      tags: d.tags,
+      artist_name: d.artistName,
+      email_ref: d.emailRef,
+      is_from_canvas: String(d.isFromCanvas),
+      image: { original: d.image },
+      created_at: d.submittedAt,
+      search_text: searchText(d.title, d.description, d.tags, d.artistName),
+      at: position,
+    }),
+  },
+  ArtworkRenditionsMade: {
+    sql: `UPDATE catalog_items c SET image = c.image || r.image, last_position = r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, image jsonb, at bigint)
+          WHERE c.kind = 'artwork' AND c.id = r.id`,
+    row: ({ data: d, position }) => ({ id: d.artworkId, image: { display: d.display, thumbnail: d.thumbnail }, at: position }),
+    lastPerItem: true,
+  },
+  ArtworkApproved: {
+    sql: review.approved,
+    row: ({ data: d, position }) => ({ id: d.artworkId, notes: d.adminNotes, at_time: d.approvedAt, at: position }),
+    lastPerItem: true,
+  },
+  ArtworkRejected: {
+    sql: review.rejected,
+    row: ({ data: d, position }) => ({ id: d.artworkId, notes: d.adminNotes, at: position }),
+    lastPerItem: true,
+  },
+  ArtworkArchived: {
+    sql: `UPDATE catalog_items c SET archived = true, archived_at = r.archived_at, last_position = r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, archived_at timestamptz, at bigint)
+          WHERE c.kind = 'artwork' AND c.id = r.id`,
+    row: ({ data: d, position }) => ({ id: d.artworkId, archived_at: d.archivedAt, at: position }),
+    lastPerItem: true,
+  },
+  ArtworkUnarchived: {
+    sql: `UPDATE catalog_items c SET archived = false, archived_at = NULL, last_position = r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, at bigint)
+          WHERE c.kind = 'artwork' AND c.id = r.id`,
+    row: ({ data: d, position }) => ({ id: d.artworkId, at: position }),
+    lastPerItem: true,
+  },
+  ArtworkDeleted: {
+    sql: deleteSql('artwork'),
+    row: ({ data: d }) => ({ id: d.artworkId }),
+    lastPerItem: true,
+  },
+};

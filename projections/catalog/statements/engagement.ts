@@ -1,0 +1,63 @@
+import type { DomainEvent } from '#events/catalog.ts';
+import type { Statements } from './statement.ts';
+
+type EngagementType = Extract<DomainEvent['type'], 'ItemLiked' | 'ItemUnliked' | 'CommentPosted' | 'CommentRemoved'>;
+
+/** Adds (or, with sign -1, takes away) each item's number of changed rows to a counter column. */
+const bump = (column: 'like_count' | 'comment_count', sign: 1 | -1) =>
+  `UPDATE catalog_items c SET ${column} = c.${column} + ${sign} * n.n,
+     last_position = greatest(c.last_position, (SELECT max(r.at) FROM r WHERE r.kind = n.kind AND r.id = n.item_id))
+   FROM (SELECT kind, item_id, count(*) AS n FROM changed GROUP BY kind, item_id) n
+   WHERE c.kind = n.kind AND c.id = n.item_id`;
+
+const likeRows = `r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(kind text, id bigint, visitor text, at bigint))`;
+
+export const engagementStatements: Statements<EngagementType> = {
+  ItemLiked: {
+    sql: `WITH ${likeRows},
+          changed AS (
+            INSERT INTO catalog_likes (kind, item_id, visitor_key)
+            SELECT r.kind, r.id, r.visitor FROM r
+            WHERE EXISTS (SELECT 1 FROM catalog_items c WHERE c.kind = r.kind AND c.id = r.id)
+            ON CONFLICT DO NOTHING
+            RETURNING kind, item_id)
+          ${bump('like_count', 1)}`,
+    row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
+  },
+  ItemUnliked: {
+    sql: `WITH ${likeRows},
+          changed AS (
+            DELETE FROM catalog_likes l USING r
+            WHERE l.kind = r.kind AND l.item_id = r.id AND l.visitor_key = r.visitor
+            RETURNING l.kind, l.item_id)
+          ${bump('like_count', -1)}`,
+    row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
+  },
+  CommentPosted: {
+    sql: `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb)
+            AS r(comment_id bigint, kind text, id bigint, author_name text, content text, created_at timestamptz, at bigint)),
+          changed AS (
+            INSERT INTO catalog_comments (id, kind, item_id, author_name, content, created_at, last_position)
+            SELECT r.comment_id, r.kind, r.id, r.author_name, r.content, r.created_at, r.at FROM r
+            WHERE EXISTS (SELECT 1 FROM catalog_items c WHERE c.kind = r.kind AND c.id = r.id)
+            RETURNING kind, item_id)
+          ${bump('comment_count', 1)}`,
+    row: ({ data: d, position }) => ({
+      comment_id: d.commentId,
+      kind: d.kind,
+      id: d.itemId,
+      author_name: d.authorName,
+      content: d.content,
+      created_at: d.postedAt,
+      at: position,
+    }),
+  },
+  CommentRemoved: {
+    sql: `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(comment_id bigint, kind text, id bigint, at bigint)),
+          changed AS (
+            DELETE FROM catalog_comments cc USING r WHERE cc.id = r.comment_id
+            RETURNING cc.kind, cc.item_id)
+          ${bump('comment_count', -1)}`,
+    row: ({ data: d, position }) => ({ comment_id: d.commentId, kind: d.kind, id: d.itemId, at: position }),
+  },
+};

@@ -1,0 +1,51 @@
+import type { MediaEvent } from '#events/media/media.ts';
+import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
+
+const review = reviewSql('media');
+
+export const mediaStatements: Statements<MediaEvent['type']> = {
+  MediaSubmitted: {
+    sql: `INSERT INTO catalog_items (kind, id, status, title, description, tags, artist_name, email_ref, media,
+            created_at, search_text, last_position)
+          SELECT 'media', r.id, 'pending', r.title, r.description, r.tags, r.artist_name, r.email_ref, r.media,
+            r.created_at, r.search_text, r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
+            email_ref bigint, media jsonb, created_at timestamptz, search_text text, at bigint)`,
+    row: ({ data: d, position }) => ({
+      id: d.mediaId,
+      title: d.title,
+      description: d.description,
+      tags: d.tags,
+      artist_name: d.artistName,
+      email_ref: d.emailRef,
+      media: {
+        mediaType: d.mediaType,
+        mimeType: d.mimeType,
+        file: d.file,
+        durationSeconds: d.durationSeconds,
+        browserPlayable: d.browserPlayable,
+      },
+      created_at: d.submittedAt,
+      search_text: searchText(d.title, d.description, d.tags, d.artistName),
+      at: position,
+    }),
+  },
+  MediaProcessed: {
+    sql: `UPDATE catalog_items c SET media = c.media || r.media, last_position = r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, media jsonb, at bigint)
+          WHERE c.kind = 'media' AND c.id = r.id`,
+    row: ({ data: d, position }) => ({ id: d.mediaId, media: { poster: d.poster, playable: d.playable }, at: position }),
+    lastPerItem: true,
+  },
+  MediaApproved: {
+    sql: review.approved,
+    row: ({ data: d, position }) => ({ id: d.mediaId, notes: d.adminNotes, at_time: d.approvedAt, at: position }),
+    lastPerItem: true,
+  },
+  MediaRejected: {
+    sql: review.rejected,
+    row: ({ data: d, position }) => ({ id: d.mediaId, notes: d.adminNotes, at: position }),
+    lastPerItem: true,
+  },
+  MediaDeleted: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true },
+};

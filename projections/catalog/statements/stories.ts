@@ -1,0 +1,38 @@
+import type { StoryEvent } from '#events/stories/story.ts';
+import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
+
+const review = reviewSql('story');
+
+export const storyStatements: Statements<StoryEvent['type']> = {
+  StorySubmitted: {
+    sql: `INSERT INTO catalog_items (kind, id, status, title, content, artist_name, is_anonymous, email_ref,
+            created_at, search_text, last_position)
+          SELECT 'story', r.id, 'pending', r.title, r.content, r.author_name, r.is_anonymous, r.email_ref,
+            r.created_at, r.search_text, r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, content text, author_name text,
+            is_anonymous boolean, email_ref bigint, created_at timestamptz, search_text text, at bigint)`,
+    row: ({ data: d, position }) => ({
+      id: d.storyId,
+      title: d.title,
+      content: d.content,
+      author_name: d.authorName,
+      is_anonymous: d.isAnonymous,
+      email_ref: d.emailRef,
+      created_at: d.submittedAt,
+      // spec §5: stories are found by their content and author name
+      search_text: searchText(d.content, d.authorName),
+      at: position,
+    }),
+  },
+  StoryApproved: {
+    sql: review.approved,
+    row: ({ data: d, position }) => ({ id: d.storyId, notes: d.adminNotes, at_time: d.approvedAt, at: position }),
+    lastPerItem: true,
+  },
+  StoryRejected: {
+    sql: review.rejected,
+    row: ({ data: d, position }) => ({ id: d.storyId, notes: d.adminNotes, at: position }),
+    lastPerItem: true,
+  },
+  StoryDeleted: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true },
+};
