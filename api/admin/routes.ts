@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { queueCounts } from '#projections/catalog/adminQueue.ts';
-import { findItemAfter, listArchived, listPending, toView, type Kind } from '#projections/catalog/items.ts';
+import { findItem, listArchived, listPending, toView, type Kind } from '#projections/catalog/items.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { requireAdminKey } from '../http/adminKey.ts';
@@ -39,12 +40,13 @@ export function adminRoutes(deps: Deps) {
     if (!id) throw notFound(KINDS[kind].label);
     const metadata = await metadataFor(req, deps.personal);
     const position = await moderate(deps.store, kind, id, action, metadata);
+    await catalogReached(deps.pool, position);
     if (action.type === 'delete') {
       await deps.blobs.deletePrefix(KINDS[kind].blobPrefix(id)).catch((e) => console.error('blob cleanup:', e));
       res.json({ success: true, message: `${KINDS[kind].label} deleted` });
       return;
     }
-    const row = await findItemAfter(deps.pool, kind, id, admin, position);
+    const row = await findItem(deps.pool, kind, id, admin);
     if (!row) throw notFound(KINDS[kind].label);
     res.json(toView(row, admin));
   }

@@ -2,8 +2,9 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { commentDecider, commentStream, likeDecider, likeStream } from '#events/engagement/engagement.ts';
 import { handleCommand } from '#events/handle.ts';
-import { findCommentAfter, findComment, hasLiked, listComments } from '#projections/catalog/engagement.ts';
-import { findItem, findItemAfter, type Kind } from '#projections/catalog/items.ts';
+import { findComment, hasLiked, listComments } from '#projections/catalog/engagement.ts';
+import { findItem, type Kind } from '#projections/catalog/items.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { requireAdminKey } from '../http/adminKey.ts';
@@ -49,7 +50,8 @@ export function engagementRoutes(deps: Deps) {
     const metadata = await metadataFor(req, deps.personal);
     const target = { kind, itemId: item.id, visitorKey: key };
     const { lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata);
-    const after = await findItemAfter(pool, kind, item.id, { admin: true }, lastPosition);
+    await catalogReached(pool, lastPosition);
+    const after = await findItem(pool, kind, item.id, { admin: true });
     const likeCount = after?.like_count ?? item.like_count;
     const liked = type === 'Like';
     return { success: true, liked, hasLiked: liked, likeCount, count: likeCount };
@@ -70,8 +72,9 @@ export function engagementRoutes(deps: Deps) {
       const commentId = rows[0]!.id;
       const metadata = await metadataFor(req, deps.personal);
       const command = { type: 'PostComment' as const, data: { kind, itemId: item.id, commentId, ...input }, now: metadata.now };
-      await handleCommand(store, commentStream(commentId), commentDecider, command, metadata);
-      res.status(201).json(await findCommentAfter(pool, commentId));
+      const { lastPosition } = await handleCommand(store, commentStream(commentId), commentDecider, command, metadata);
+      await catalogReached(pool, lastPosition);
+      res.status(201).json((await findComment(pool, commentId)) ?? { id: commentId, ...input, itemId: item.id, kind });
     });
 
     router.get(`${base}/likes/check`, async (req, res) => {
@@ -96,7 +99,9 @@ export function engagementRoutes(deps: Deps) {
     const comment = commentId && (await findComment(pool, commentId, kind));
     if (!comment) throw notFound('Comment');
     const metadata = await metadataFor(req, deps.personal);
-    await handleCommand(store, commentStream(comment.id), commentDecider, { type: 'RemoveComment', now: metadata.now }, metadata);
+    const remove = { type: 'RemoveComment' as const, now: metadata.now };
+    const { lastPosition } = await handleCommand(store, commentStream(comment.id), commentDecider, remove, metadata);
+    await catalogReached(pool, lastPosition);
     res.json({ success: true, message: 'Comment deleted successfully' });
   };
   const keyed = requireAdminKey(config.adminKey);

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { storyDecider, storyStream } from '#events/stories/story.ts';
-import { findItem, findItemAfter, listVisible, toView } from '#projections/catalog/items.ts';
+import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import { inTransaction } from '../db/postgres.ts';
 import type { Deps } from '../deps.ts';
@@ -68,7 +69,8 @@ export function storyRoutes(deps: Deps) {
     });
     store.notifyAppended();
     // the submitter sees their pending story as a guest would: without the email
-    const row = await findItemAfter(pool, 'story', storyId, { admin: true }, positions.at(-1));
+    await catalogReached(pool, positions.at(-1));
+    const row = await findItem(pool, 'story', storyId, { admin: true });
     res.status(201).json(row ? toView(row, { admin: false }) : { id: storyId, status: 'pending' });
   });
 

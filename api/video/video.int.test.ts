@@ -80,6 +80,16 @@ describe('probeMedia on real files', () => {
     });
     expect(await probeMedia(rotated)).toMatchObject({ width: 540, height: 960 });
   });
+
+  it('refuses more than an hour with 413', async () => {
+    const long = path.join(dir, 'long.wav');
+    await runTool({
+      tool: 'ffmpeg',
+      args: ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=1000:cl=mono', '-t', '3700', '-c:a', 'pcm_u8', '-f', 'wav', `file:${long}`],
+      timeoutMs: 30_000,
+    });
+    await expect(probeMedia(long)).rejects.toMatchObject({ status: 413, message: 'File too large' });
+  });
 });
 
 describe('hostile files', () => {
@@ -135,7 +145,7 @@ describe('makePoster', () => {
     expect(await sharp(out).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 360 });
   });
 
-  it('does not enlarge a small video', async () => {
+  it('does not enlarge a small video, and replaces an earlier poster', async () => {
     const out = path.join(dir, 'small-poster.jpg');
     await makePoster(media.avi, out);
     await makePoster(media.mov, out);

@@ -45,16 +45,6 @@ export async function findComment(db: Queryable, commentId: number, kind?: Kind)
   return rows[0] && toCommentView(rows[0]);
 }
 
-/** Waits (briefly) until the catalog shows a comment that was just posted. */
-export async function findCommentAfter(db: Queryable, commentId: number, timeoutMs = 2000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const comment = await findComment(db, commentId);
-    if (comment || Date.now() > deadline) return comment;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 export async function hasLiked(db: Queryable, kind: Kind, itemId: number, visitorKey: string): Promise<boolean> {
   const { rows } = await db.query(
     `SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = $3`,

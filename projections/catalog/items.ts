@@ -141,23 +141,3 @@ export async function listArchived(db: Queryable, kind: Kind): Promise<CatalogRo
   return rows;
 }
 
-/**
- * Reads an item once the catalog has applied the given position (read-your-writes after a command),
- * giving up after a short wait and answering with what is there.
- */
-export async function findItemAfter(
-  db: Queryable,
-  kind: Kind,
-  id: number,
-  viewer: Viewer,
-  position: number | undefined,
-  timeoutMs = 2000,
-): Promise<CatalogRow | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await findItem(db, kind, id, { admin: true });
-    const caughtUp = !position || (row && row.last_position >= position);
-    if (caughtUp || Date.now() > deadline) return row && (viewer.admin || row.status === 'approved') ? row : undefined;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
