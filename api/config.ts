@@ -36,6 +36,8 @@ const Env = z.object({
   TZ: z.string().optional(),
   LIKE_IDENTITY: z.enum(['visitor', 'ip']).default('visitor'),
   TRUST_PROXY: z.string().optional(),
+  /** Not in the contract: lets tests refuse "too large" without sending 512 MB. */
+  MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -89,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     timeZone: e.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone,
     likeIdentity: e.LIKE_IDENTITY,
     trustProxy: e.TRUST_PROXY,
+    mediaMaxBytes: e.MEDIA_MAX_BYTES,
   };
 }

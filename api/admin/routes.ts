@@ -39,10 +39,14 @@ export function adminRoutes(deps: Deps) {
     const id = idParam(req.params.id as string);
     if (!id) throw notFound(KINDS[kind].label);
     const metadata = await metadataFor(req, deps.personal);
+    const before = action.type === 'delete' ? await findItem(deps.pool, kind, id, admin) : undefined;
     const position = await moderate(deps.store, kind, id, action, metadata);
     await catalogReached(deps.pool, position);
     if (action.type === 'delete') {
-      await deps.blobs.deletePrefix(KINDS[kind].blobPrefix(id)).catch((e) => console.error('blob cleanup:', e));
+      // the files go after the event: a failure here leaves files nobody can reach, never a dangling item
+      const removals = [deps.blobs.deletePrefix(KINDS[kind].blobPrefix(id))];
+      if (before?.media) removals.push(deps.blobs.delete(before.media.file.key));
+      await Promise.all(removals).catch((e) => console.error('blob cleanup:', e));
       res.json({ success: true, message: `${KINDS[kind].label} deleted` });
       return;
     }

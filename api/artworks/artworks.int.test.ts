@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegDataUrl, svgDataUrl, textAsPng } from '../../tests/support/images.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { freePort } from '../db/postgres.ts';
+import { startS3 } from '../../tests/support/s3.ts';
 
 const submission = async (overrides: Record<string, unknown> = {}) => ({
   title: 'Sunset over the office',
@@ -98,26 +96,12 @@ function artworkLife(name: string, start: () => Promise<TestServer>) {
 
 artworkLife('local files', () => startTestServer());
 
-let s3: S3rver | undefined;
-let s3Dir: string | undefined;
+let s3: Awaited<ReturnType<typeof startS3>> | undefined;
 artworkLife('MinIO protocol via s3rver', async () => {
-  s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  const port = await freePort();
-  s3 = new S3rver({ port, address: '127.0.0.1', silent: true, directory: s3Dir });
-  await s3.run();
-  return startTestServer({
-    MINIO_ENDPOINT: '127.0.0.1',
-    MINIO_PORT: String(port),
-    MINIO_USE_SSL: 'false',
-    MINIO_ACCESS_KEY: 'S3RVER',
-    MINIO_SECRET_KEY: 'S3RVER',
-    MINIO_BUCKET: 'tribute-test',
-  });
+  s3 = await startS3();
+  return startTestServer(s3.env);
 });
-afterAll(async () => {
-  await s3?.close();
-  if (s3Dir) fs.rmSync(s3Dir, { recursive: true, force: true });
-});
+afterAll(() => s3?.stop());
 
 describe('bad input to artwork and admin routes', () => {
   let t: TestServer;

@@ -10,6 +10,7 @@ import { authRoutes } from '../auth/routes.ts';
 import type { Deps } from '../deps.ts';
 import { engagementRoutes } from '../engagement/routes.ts';
 import { galleryRoutes } from '../gallery/routes.ts';
+import { mediaRoutes } from '../media/routes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
 
@@ -45,6 +46,7 @@ export function createApp(deps: Deps) {
   api.use(galleryRoutes(deps));
   api.use(artworkRoutes(deps));
   api.use(storyRoutes(deps));
+  api.use(mediaRoutes(deps));
   api.use(engagementRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {

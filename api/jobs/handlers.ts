@@ -1,9 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { buffer } from 'node:stream/consumers';
 import { artworkStream } from '#events/artworks/artwork.ts';
 import { artworkDecider } from '#events/artworks/decide.ts';
 import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
 import { makeRenditions } from '../images/index.ts';
+import { mediaDecider, mediaStream } from '#events/media/media.ts';
+import { makePoster, transcodeToMp4 } from '../video/index.ts';
 import type { JobHandlers, JobPayloads } from './jobQueue.ts';
 
 const system = () => ({ role: 'system' as const, now: new Date().toISOString() });
@@ -25,8 +30,46 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
   await handleCommand(deps.store, stream, artworkDecider, { type: 'RecordRenditions', data, now: metadata.now }, metadata);
 }
 
+/**
+ * A poster frame for video, and an H.264/AAC MP4 when browsers can't play the original (MOV, AVI).
+ * Works on a local copy in DATA_DIR/tmp, whatever the storage; running it again changes nothing.
+ */
+async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-media']) {
+  const stream = mediaStream(mediaId);
+  const { state } = await deps.store.aggregate(stream, mediaDecider.evolve, mediaDecider.initial);
+  if (!state.exists || state.processed) return;
+  const tmp = path.join(deps.config.dataDir, 'tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  const work = fs.mkdtempSync(path.join(tmp, `media-${mediaId}-`));
+  try {
+    const source = path.join(work, path.basename(state.file.key));
+    await pipeline(await deps.blobs.read(state.file.key), fs.createWriteStream(source));
+    const store = async (name: string, file: string, contentType: string) => {
+      const key = `media/${mediaId}/${name}`;
+      await deps.blobs.put(key, fs.createReadStream(file), { contentType });
+      return { key, contentType, bytes: fs.statSync(file).size };
+    };
+    let poster = null;
+    let playable = null;
+    if (state.mediaType === 'video') {
+      await makePoster(source, path.join(work, 'poster.jpg'));
+      poster = await store('poster.jpg', path.join(work, 'poster.jpg'), 'image/jpeg');
+      if (!state.browserPlayable) {
+        await transcodeToMp4(source, path.join(work, 'playable.mp4'));
+        playable = await store('playable.mp4', path.join(work, 'playable.mp4'), 'video/mp4');
+      }
+    }
+    const metadata = system();
+    const command = { type: 'RecordProcessing' as const, data: { poster, playable }, now: metadata.now };
+    await handleCommand(deps.store, stream, mediaDecider, command, metadata);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 export function jobHandlers(deps: Deps): JobHandlers {
   return {
     'make-artwork-renditions': (data) => handleMakeArtworkRenditions(deps, data),
+    'process-media': (data) => handleProcessMedia(deps, data),
   };
 }

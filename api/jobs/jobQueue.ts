@@ -4,11 +4,12 @@ import type pg from 'pg';
 /** Every job the system runs, with its payload. One handler each: handle<Job>. */
 export interface JobPayloads {
   'make-artwork-renditions': { artworkId: number };
+  'process-media': { mediaId: number };
 }
 export type JobName = keyof JobPayloads;
 export type JobHandlers = { [K in JobName]: (data: JobPayloads[K]) => Promise<void> };
 
-const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions'];
+const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions', 'process-media'];
 
 /** The one place pg-boss is used. Sends work from any role; works only where handlers are given. */
 export class JobQueue {

@@ -26,7 +26,11 @@ export class MediaToolFailed extends Error {
     aborted?: boolean;
     detail: string;
   }) {
-    const why = init.timedOut ? 'timed out and was killed' : init.aborted ? 'was aborted' : `failed (${init.exitCode ?? init.signal})`;
+    const why = init.timedOut
+      ? 'timed out and was killed'
+      : init.aborted
+        ? 'was aborted'
+        : `failed (${init.exitCode ?? init.signal})`;
     super(`${init.tool} ${why}${init.detail ? `: ${init.detail}` : ''}`);
     this.name = 'MediaToolFailed';
     this.tool = init.tool;

@@ -6,6 +6,13 @@
  */
 export { MediaRejected, MediaToolFailed } from './errors.ts';
 export { type Container, sniffMediaFile } from './sniff.ts';
-export { MAX_DURATION_SECONDS, MAX_EDGE_PIXELS, type MediaKind, type MediaOptions, type ProbedMedia, probeMedia } from './probe.ts';
+export {
+  MAX_DURATION_SECONDS,
+  MAX_EDGE_PIXELS,
+  type MediaKind,
+  type MediaOptions,
+  type ProbedMedia,
+  probeMedia,
+} from './probe.ts';
 export { makePoster, POSTER_WIDTH, TRANSCODE_MAX_EDGE, transcodeToMp4 } from './convert.ts';
 export { type MediaTool, mediaToolPaths, runTool, type ToolRun, type ToolRunner } from './tools.ts';

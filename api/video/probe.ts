@@ -58,14 +58,18 @@ export async function probeMedia(path: string, opts: MediaOptions = {}): Promise
   try {
     ({ stdout } = await run({
       tool: 'ffprobe',
-      args: ['-v', 'error', '-hide_banner', ...inputArgs(path, DEMUXER[container]), '-print_format', 'json', '-show_format', '-show_streams'],
+      args: [
+        ...['-v', 'error', '-hide_banner'],
+        ...inputArgs(path, DEMUXER[container]),
+        ...['-print_format', 'json', '-show_format', '-show_streams'],
+      ],
       timeoutMs: remaining(),
       signal: opts.signal,
     }));
   } catch (err) {
     // Bytes ffprobe cannot read, or read too slowly, are the upload's problem; a missing binary is not.
-    if (err instanceof MediaToolFailed && !err.aborted) throw new MediaRejected(415, { cause: err, reason: `ffprobe: ${err.message}` });
-    throw err;
+    if (!(err instanceof MediaToolFailed) || err.aborted) throw err;
+    throw new MediaRejected(415, { cause: err, reason: `ffprobe: ${err.message}` });
   }
   const parsed = ProbeOutput.safeParse(parseJson(stdout));
   if (!parsed.success) throw new MediaRejected(415, { cause: parsed.error, reason: 'ffprobe: unexpected output' });

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { makeTestMedia, type TestMediaName } from '../../tests/support/media.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestMedia, removeTestMedia, type TestMediaName } from '../../tests/support/media.ts';
 import {
   MediaRejected,
   MediaToolFailed,
@@ -21,6 +21,11 @@ let dir: string;
 beforeAll(async () => {
   media = await makeTestMedia();
   dir = await mkdtemp(path.join(os.tmpdir(), 'video-out-'));
+});
+
+afterAll(async () => {
+  await removeTestMedia();
+  await rm(dir, { recursive: true, force: true });
 });
 
 /** The real runner, recording every call, so tests can see what ran and with which arguments. */
@@ -181,7 +186,7 @@ describe('transcodeToMp4', () => {
   });
 
   it('is killed on timeout and leaves no output behind', async () => {
-    const out = await mkdtemp(path.join(os.tmpdir(), 'video-timeout-'));
+    const out = await mkdtemp(path.join(dir, 'timeout-'));
     const { run, calls } = recordingRunner();
     const err = await rejection(transcodeToMp4(media.avi, path.join(out, 'late.mp4'), { timeoutMs: 1, run }));
     expect(err).toBeInstanceOf(MediaToolFailed);
@@ -191,7 +196,7 @@ describe('transcodeToMp4', () => {
   });
 
   it('leaves neither outPath nor the partial file when killed mid-write', async () => {
-    const out = await mkdtemp(path.join(os.tmpdir(), 'video-abort-'));
+    const out = await mkdtemp(path.join(dir, 'abort-'));
     // -re reads the input in real time, so the 3 s clip is still being written when we abort.
     const { run } = recordingRunner((call) => ({ ...call, args: ['-re', ...call.args] }));
     const abort = new AbortController();

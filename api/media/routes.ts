@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { findItem, listVisible, toView, type CatalogRow } from '#projections/catalog/items.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
+import { isAdmin } from '../auth/middleware.ts';
+import type { Deps } from '../deps.ts';
+import { idParam, metadataFor } from '../http/context.ts';
+import { HttpError, notFound, parseInput } from '../http/errors.ts';
+import { receiveMediaFile } from '../http/multipart.ts';
+import { parseRange } from '../http/range.ts';
+import { BlobNotFound } from '../storage/index.ts';
+import { MediaSubmission, storeUpload, submitMedia } from './submitMedia.ts';
+
+const ProcessRequest = z.object({ id: z.coerce.number({ error: 'Media id is required' }).int().positive('Media id is required') });
+
+export function mediaRoutes(deps: Deps) {
+  const router = Router();
+  const { pool } = deps;
+  const tmpDir = path.join(deps.config.dataDir, 'tmp');
+
+  async function visibleMedia(req: Request): Promise<CatalogRow> {
+    const id = idParam(req.params.id as string);
+    const row = id && (await findItem(pool, 'media', id, { admin: isAdmin(req) }));
+    if (!row || !row.media) throw notFound('Media');
+    return row;
+  }
+
+  async function answerSubmission(req: Request, res: Response, input: MediaSubmission) {
+    const metadata = await metadataFor(req, deps.personal);
+    const { mediaId, position } = await submitMedia(deps, input, metadata);
+    await catalogReached(pool, position);
+    const row = await findItem(pool, 'media', mediaId, { admin: true });
+    res.status(201).json(row ? { success: true, ...toView(row, { admin: false }) } : { success: true, id: mediaId });
+  }
+
+  router.get('/media', async (req, res) => {
+    const viewer = { admin: isAdmin(req) };
+    res.json((await listVisible(pool, 'media', viewer)).map((r) => toView(r, viewer)));
+  });
+
+  router.post('/media', async (req, res) => {
+    await answerSubmission(req, res, parseInput(MediaSubmission, req.body));
+  });
+
+  /** The first step of a media submission: the file alone, streamed to storage. */
+  router.post('/upload-direct', async (req, res) => {
+    const file = await receiveMediaFile(req, { field: 'file', maxBytes: deps.config.mediaMaxBytes, tmpDir });
+    const upload = await storeUpload(deps, file.path, file.bytes);
+    res.status(201).json({
+      success: true,
+      id: upload.id,
+      path: upload.path,
+      supabasePath: upload.key,
+      mediaType: upload.probed.kind,
+      mimeType: upload.probed.mimeType,
+    });
+  });
+
+  /** The fallback: file and form in one multipart request. */
+  router.post('/media/submit-optimized', async (req, res) => {
+    const file = await receiveMediaFile(req, { field: 'media', maxBytes: deps.config.mediaMaxBytes, tmpDir });
+    let input: MediaSubmission;
+    try {
+      input = parseInput(MediaSubmission, { ...file.fields, mediaData: 'pending-upload', mimeType: file.mimeType });
+    } catch (error) {
+      await fs.promises.rm(file.path, { force: true });
+      throw error;
+    }
+    const upload = await storeUpload(deps, file.path, file.bytes);
+    await answerSubmission(req, res, { ...input, mediaData: upload.key, mediaType: upload.probed.kind });
+  });
+
+  /** Post-processing after a save (spec §7): queues the poster/transcode job again; running it twice is harmless. */
+  router.post('/process', async (req, res) => {
+    const { id } = parseInput(ProcessRequest, req.body);
+    const row = await findItem(pool, 'media', id, { admin: true });
+    if (!row) throw notFound('Media');
+    await deps.jobs.send('process-media', { mediaId: id });
+    res.json({ success: true, queued: true });
+  });
+
+  router.get('/media/:id', async (req, res) => {
+    const viewer = { admin: isAdmin(req) };
+    res.json(toView(await visibleMedia(req), viewer));
+  });
+
+  router.get('/media/:id/thumbnail', async (req, res) => {
+    const poster = (await visibleMedia(req)).media!.poster;
+    if (!poster) throw notFound('Media');
+    await sendBlob(res, poster.key, poster.contentType);
+  });
+
+  /** Video or audio with Range support; the browser-playable MP4 once the job has made one. */
+  router.get('/media/:id/stream', async (req, res) => {
+    const media = (await visibleMedia(req)).media!;
+    const file = media.playable ?? media.file;
+    const stat = await deps.blobs.stat(file.key);
+    if (!stat) throw notFound('Media');
+    const range = parseRange(req.get('range'), stat.size);
+    res.set({ 'Accept-Ranges': 'bytes', 'Content-Type': file.contentType, 'Cache-Control': 'private, max-age=3600' });
+    if (range.kind === 'unsatisfiable') {
+      res.status(416).set('Content-Range', `bytes */${stat.size}`).end();
+      return;
+    }
+    const part = range.kind === 'part' ? { start: range.start, end: range.end } : undefined;
+    if (part) res.status(206).set('Content-Range', `bytes ${part.start}-${part.end}/${stat.size}`);
+    res.set('Content-Length', String(part ? part.end - part.start + 1 : stat.size));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const body = await deps.blobs.read(file.key, part);
+    body.on('error', () => res.destroy());
+    body.pipe(res);
+  });
+
+  async function sendBlob(res: Response, key: string, contentType: string) {
+    try {
+      const body = await deps.blobs.read(key);
+      res.set({ 'Content-Type': contentType, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
+      body.on('error', () => res.destroy());
+      body.pipe(res);
+    } catch (error) {
+      if (error instanceof BlobNotFound) throw new HttpError(404, 'Media not found');
+      throw error;
+    }
+  }
+
+  return router;
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { z } from 'zod';
+import { mediaDecider, mediaStream } from '#events/media/media.ts';
+import type { EventMetadata } from '#events/metadata.ts';
+import { inTransaction } from '../db/postgres.ts';
+import type { Deps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+import { MediaRejected, probeMedia, type ProbedMedia } from '../video/index.ts';
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((v) => (v?.trim() ? v.trim() : null));
+
+/** Spec §5 media submit schema, with its messages. */
+export const MediaSubmission = z.object({
+  title: optionalText(255),
+  description: optionalText(5000),
+  tags: optionalText(1000),
+  mediaData: z.string({ error: 'Media file is required' }).trim().min(1, 'Media file is required').max(1000),
+  mediaType: z.enum(['video', 'audio'], { error: 'Media type is required' }),
+  mimeType: z.string({ error: 'MIME type is required' }).trim().min(1, 'MIME type is required').max(255),
+  artistName: z.string({ error: 'Artist name is required' }).trim().min(2, 'Artist name is required').max(255),
+  email: z.string({ error: 'Please enter a valid email' }).trim().max(255).pipe(z.email('Please enter a valid email')),
+});
+export type MediaSubmission = z.output<typeof MediaSubmission>;
+
+export interface StoredUpload {
+  id: string;
+  key: string;
+  path: string;
+  probed: ProbedMedia;
+  bytes: number;
+}
+
+/** `objects/…`, `/objects/…` and a bare key all name the same stored upload (spec §3). */
+export function uploadKeyOf(mediaData: string): string {
+  return mediaData.replace(/^\/+/, '').replace(/^objects\//, '');
+}
+
+/**
+ * Checks an uploaded temp file with ffprobe, then streams it into storage and records it as an
+ * upload waiting for its submission. The temp file is always removed.
+ */
+export async function storeUpload(deps: Deps, tmpPath: string, bytes: number): Promise<StoredUpload> {
+  try {
+    const probed = await probeMedia(tmpPath).catch((error: unknown) => {
+      if (error instanceof MediaRejected) throw new HttpError(error.status, error.message);
+      throw error;
+    });
+    const id = randomUUID();
+    const key = `uploads/${id}/original.${probed.container}`;
+    await deps.blobs.put(key, fs.createReadStream(tmpPath), { contentType: probed.mimeType });
+    await deps.pool.query(
+      `INSERT INTO media_uploads (id, key, media_type, mime_type, bytes, duration_seconds, browser_playable)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, key, probed.kind, probed.mimeType, bytes, probed.durationSeconds, probed.browserPlayable],
+    );
+    return { id, key, path: `/objects/${key}`, probed, bytes };
+  } finally {
+    await fs.promises.rm(tmpPath, { force: true });
+  }
+}
+
+/**
+ * Claims the upload, records the submission and its email, and queues the poster/transcode job, all
+ * in one transaction.
+ */
+export async function submitMedia(
+  deps: Deps,
+  input: MediaSubmission,
+  metadata: EventMetadata,
+): Promise<{ mediaId: number; position: number | undefined }> {
+  const key = uploadKeyOf(input.mediaData);
+  const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('media_ids')::int AS id`);
+  const mediaId = rows[0]!.id;
+  const { positions } = await inTransaction(deps.pool, async (tx) => {
+    const { rows: claimed } = await tx.query<{
+      key: string;
+      media_type: 'video' | 'audio';
+      mime_type: string;
+      bytes: number;
+      duration_seconds: number;
+      browser_playable: boolean;
+    }>(`UPDATE media_uploads SET claimed_by = $2 WHERE key = $1 AND claimed_by IS NULL RETURNING *`, [key, mediaId]);
+    const upload = claimed[0];
+    if (!upload) throw new HttpError(400, 'No file uploaded', { errors: [{ path: 'mediaData', message: 'Please upload a video or audio file first.' }] });
+    if (upload.media_type !== input.mediaType) throw new HttpError(400, `This file is ${upload.media_type}, not ${input.mediaType}`);
+    const emailRef = await deps.personal.recordEmail(input.email, tx);
+    const events = mediaDecider.decide(
+      {
+        type: 'SubmitMedia',
+        now: metadata.now,
+        data: {
+          mediaId,
+          title: input.title,
+          description: input.description,
+          tags: input.tags,
+          artistName: input.artistName,
+          emailRef,
+          mediaType: upload.media_type,
+          // what ffprobe found wins over what the browser declared
+          mimeType: upload.mime_type,
+          file: { key: upload.key, contentType: upload.mime_type, bytes: upload.bytes },
+          durationSeconds: upload.duration_seconds,
+          browserPlayable: upload.browser_playable,
+        },
+      },
+      mediaDecider.initial,
+    );
+    const appended = await deps.store.append(mediaStream(mediaId), 0, events, metadata, tx);
+    await deps.jobs.send('process-media', { mediaId }, tx);
+    return appended;
+  });
+  deps.store.notifyAppended();
+  return { mediaId, position: positions.at(-1) };
+}
