@@ -63,4 +63,31 @@ describe('live updates', () => {
     expect(payload.position).toBeGreaterThan(change.position);
     expect(guestSawQueue).toBe(false);
   });
+
+  it('tells everyone about likes and comments on visible items, with counts', async () => {
+    const guestToken = await t.login('guest');
+    const adminApi = client(t.url, await t.login('admin'));
+    const api = client(t.url, guestToken);
+    const created = await api('POST', '/api/stories', {
+      content: 'A story', authorName: 'Sam', email: 'sam@example.com', isAnonymous: false,
+    });
+    await adminApi('PATCH', `/api/admin/stories/${created.body.id}`, { status: 'approved' });
+    const watcher = await open({ token: await t.login('guest') });
+
+    const liked = next<{ kind: string; id: number; likeCount: number }>(watcher, 'likes:changed');
+    await api('POST', `/api/stories/${created.body.id}/like`);
+    expect(await liked).toMatchObject({ kind: 'story', id: created.body.id, likeCount: 1 });
+
+    const commented = next<{ comment: { content: string }; commentCount: number }>(watcher, 'comments:added');
+    const comment = await api('POST', `/api/stories/${created.body.id}/comments`, { authorName: 'Sam', content: 'So true' });
+    expect(await commented).toMatchObject({ comment: { content: 'So true' }, commentCount: 1 });
+
+    const removed = next<{ commentId: number; commentCount: number }>(watcher, 'comments:removed');
+    await api('DELETE', `/api/stories/comments/${comment.body.id}`, undefined, { authorization: 'the-admin-key' });
+    expect(await removed).toMatchObject({ commentId: comment.body.id, commentCount: 0 });
+
+    const gone = next<{ kind: string; id: number }>(watcher, 'gallery:item-removed');
+    await api('DELETE', `/api/stories/${created.body.id}`, undefined, { authorization: 'the-admin-key' });
+    expect(await gone).toEqual(expect.objectContaining({ kind: 'story', id: created.body.id }));
+  });
 });

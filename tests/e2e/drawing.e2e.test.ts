@@ -126,7 +126,7 @@ describe('the drawing studio', () => {
     let pixels = await canvasPixels(page);
     expect(pixels.inked(0, 0, WIDTH, HEIGHT)).toBe(0);
 
-    await page.getByRole('button', { name: 'Red' }).click();
+    await page.getByRole('button', { name: 'Red', exact: true }).click();
     await page.getByLabel('Size').fill('8');
 
     await useTool(page, 'Brush');
@@ -137,13 +137,13 @@ describe('the drawing studio', () => {
     await mouseStroke(page, { x: 60, y: 150 }, { x: 240, y: 150 });
 
     await useTool(page, 'Brush');
-    await page.getByRole('button', { name: 'Black' }).click();
+    await page.getByRole('button', { name: 'Black', exact: true }).click();
     await page.getByLabel('Size').fill('20');
     await mouseStroke(page, { x: 60, y: 250 }, { x: 240, y: 250 });
     await useTool(page, 'Eraser');
     await mouseStroke(page, { x: 150, y: 215 }, { x: 150, y: 285 });
 
-    await page.getByRole('button', { name: 'Red' }).click();
+    await page.getByRole('button', { name: 'Red', exact: true }).click();
     await page.getByLabel('Size').fill('8');
     await useTool(page, 'Line');
     await mouseStroke(page, { x: 300, y: 60 }, { x: 500, y: 60 });

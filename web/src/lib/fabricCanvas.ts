@@ -47,6 +47,7 @@ export function createDrawingSurface(host: HTMLElement, onChange: (state: Surfac
     freeDrawingCursor: 'crosshair',
   });
   canvas.setDimensions({ width: '100%', height: '100%' }, { cssOnly: true });
+  canvas.requestRenderAll();
 
   let history: DrawingHistory<Snapshot> = startHistory<Snapshot>([]);
   let tool: Tool = 'brush';

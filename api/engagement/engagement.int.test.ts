@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpegDataUrl } from '../../tests/support/images.ts';
+import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+
+let t: TestServer;
+let guest: ReturnType<typeof client>;
+let admin: ReturnType<typeof client>;
+let artworkId: number;
+beforeAll(async () => {
+  t = await startTestServer();
+  guest = client(t.url, await t.login('guest'));
+  admin = client(t.url, await t.login('admin'));
+  const created = await guest('POST', '/api/artworks', {
+    imageData: await jpegDataUrl(), artistName: 'Sam Painter', email: 'sam@example.com',
+  });
+  artworkId = created.body.id;
+  await admin('PATCH', `/api/admin/artworks/${artworkId}`, { status: 'approved' });
+});
+afterAll(() => t.close());
+
+describe('artwork comments and likes (spec §7 artwork calls)', () => {
+  it('adds, lists and deletes a comment with the admin-key header', async () => {
+    const added = await guest('POST', `/api/artworks/${artworkId}/comments`, { authorName: 'Jo', content: 'Wow' });
+    expect(added).toMatchObject({ status: 201, body: { artworkId, authorName: 'Jo', content: 'Wow' } });
+    expect((await guest('GET', `/api/artworks/${artworkId}/comments`)).body).toHaveLength(1);
+    expect((await guest('GET', '/api/gallery')).body.items[0].commentCount).toBe(1);
+    expect(await guest('DELETE', `/api/comments/${added.body.id}`)).toMatchObject({ status: 401, body: { message: 'Admin key required' } });
+    expect(await guest('DELETE', `/api/comments/${added.body.id}`, undefined, { 'admin-key': 'nope' })).toMatchObject({
+      status: 403,
+      body: { message: 'Invalid admin key' },
+    });
+    expect((await guest('DELETE', `/api/comments/${added.body.id}`, undefined, { 'admin-key': ADMIN_KEY })).status).toBe(200);
+    expect((await guest('GET', `/api/artworks/${artworkId}/comments`)).body).toEqual([]);
+    expect((await guest('DELETE', '/api/comments/abc', undefined, { 'admin-key': ADMIN_KEY })).status).toBe(404);
+  });
+
+  it('likes and unlikes with count and check', async () => {
+    expect((await guest('POST', `/api/artworks/${artworkId}/likes`)).body).toMatchObject({ count: 1 });
+    expect((await guest('GET', `/api/artworks/${artworkId}/likes/check`)).body).toEqual({ hasLiked: true });
+    expect((await guest('GET', `/api/artworks/${artworkId}/likes/count`)).body).toEqual({ count: 1 });
+    expect((await guest('DELETE', `/api/artworks/${artworkId}/likes`)).body).toMatchObject({ count: 0 });
+    expect((await guest('DELETE', `/api/artworks/${artworkId}/likes`)).body).toMatchObject({ count: 0 });
+    expect((await guest('GET', `/api/artworks/${artworkId}/likes/check`)).body).toEqual({ hasLiked: false });
+  });
+
+  it('hides likes and comments of unknown or pending artworks', async () => {
+    const pending = await guest('POST', '/api/artworks', { imageData: await jpegDataUrl(), artistName: 'Sam Painter', email: 'a@b.co' });
+    for (const url of [`/api/artworks/${pending.body.id}/likes/count`, '/api/artworks/99999/comments', '/api/artworks/x/likes/check']) {
+      expect((await guest('GET', url)).status).toBe(404);
+    }
+    expect((await guest('POST', `/api/artworks/${pending.body.id}/likes`)).status).toBe(404);
+  });
+
+  it('deletes an artwork and its files with the admin key', async () => {
+    const created = await guest('POST', '/api/artworks', { imageData: await jpegDataUrl(), artistName: 'Sam Painter', email: 'a@b.co' });
+    const id = created.body.id;
+    const key = `artworks/${id}/original.jpg`;
+    expect(await t.server.deps.blobs.stat(key)).not.toBeNull();
+    expect((await guest('DELETE', `/api/artworks/${id}`, undefined, { authorization: 'wrong' })).status).toBe(403);
+    expect((await guest('DELETE', `/api/artworks/${id}`, undefined, { authorization: `Bearer ${ADMIN_KEY}` })).status).toBe(200);
+    expect(await t.server.deps.blobs.stat(key)).toBeNull();
+    expect((await admin('GET', `/api/artworks/${id}`)).status).toBe(404);
+  });
+
+  it('keeps auditors read-only', async () => {
+    const auditor = client(t.url, await t.login('auditor'));
+    expect((await auditor('GET', '/api/gallery')).status).toBe(200);
+    expect((await auditor('POST', `/api/artworks/${artworkId}/likes`)).status).toBe(403);
+    expect((await auditor('POST', '/api/stories', { content: 'x', authorName: 'x', email: 'a@b.co' })).status).toBe(403);
+  });
+});
