@@ -1,13 +1,26 @@
 import os from 'node:os';
 import { benchEventLog } from './eventLog.ts';
+import { benchGallery } from './gallery.ts';
 import { benchDatabase } from './support.ts';
+import { benchUpload } from './upload.ts';
 
-/** npm run bench: prints Markdown tables to paste into BENCHMARKS.md. */
-const db = await benchDatabase();
-try {
-  console.log(`## Run of ${new Date().toISOString()} — ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}`);
-  console.log('');
-  console.log(await benchEventLog(db.pool));
-} finally {
-  await db.stop();
+/** npm run bench [-- only NAME…]: prints Markdown tables to paste into BENCHMARKS.md. */
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
+
+console.log(`## Run of ${new Date().toISOString()} — ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}`);
+for (const [name, run] of [
+  ['events', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchEventLog(db.pool)],
+  ['gallery', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchGallery(db.pool, db.url)],
+  ['upload', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchUpload(db.url)],
+] as const) {
+  if (!wanted(name)) continue;
+  // each benchmark gets a database of its own, so one's data never slows another
+  const db = await benchDatabase();
+  try {
+    console.log('');
+    console.log(await run(db));
+  } finally {
+    await db.stop();
+  }
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { galleryPage } from '#projections/catalog/galleryPage.ts';
+import { GalleryPages } from '#projections/catalog/galleryPage.ts';
 import type { Deps } from '../deps.ts';
 import { parseInput } from '../http/errors.ts';
 import { dateIn } from '../time.ts';
@@ -17,9 +17,10 @@ const GalleryQuery = z.object({
 
 export function galleryRoutes(deps: Deps) {
   const router = Router();
+  const pages = new GalleryPages();
   router.get('/gallery', async (req, res) => {
     const { page, q } = parseInput(GalleryQuery, req.query);
-    res.json(await galleryPage(deps.pool, { page, q, day: dateIn(deps.config.timeZone) }));
+    res.json(await pages.page(deps.pool, { page, q, day: dateIn(deps.config.timeZone) }));
   });
   return router;
 }

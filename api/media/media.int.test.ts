@@ -52,7 +52,7 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
     });
     afterAll(() => t.close());
 
-    async function submit(name: keyof typeof TYPES) {
+    async function submit(name: 'mp4' | 'mov' | 'avi' | 'mp3' | 'wav' | 'm4a') {
       const up = await upload(t, token, files[name], TYPES[name]!);
       expect(up.status).toBe(201);
       const mediaType = TYPES[name]!.startsWith('video') ? 'video' : 'audio';

@@ -253,4 +253,195 @@ describe('the drawing studio', () => {
     await page.keyboard.press('Control+y');
     expect(await colours()).toEqual(['ink', 'white', 'ink']);
   });
+
+  it('folds its panel away, and draws with a pen as well as a mouse', async () => {
+    const page = await studio();
+    await page.getByRole('button', { name: 'Hide tools' }).click();
+    expect(await page.getByRole('button', { name: 'Brush', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Show tools' }).getAttribute('aria-expanded')).toBe('false');
+    await page.getByRole('button', { name: 'Show tools' }).click();
+    expect(await page.getByRole('button', { name: 'Brush', exact: true }).getAttribute('aria-pressed')).toBe('true');
+
+    const cdp = await page.context().newCDPSession(page);
+    const points = await Promise.all([100, 250, 400].map((x) => toPage(page, { x, y: 200 })));
+    const pen = (type: 'mousePressed' | 'mouseMoved' | 'mouseReleased', p: Point, buttons: number) =>
+      cdp.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: 'left', buttons, clickCount: 1, pointerType: 'pen' });
+    await pen('mousePressed', points[0]!, 1);
+    for (const p of points.slice(1)) await pen('mouseMoved', p, 1);
+    await pen('mouseReleased', points.at(-1)!, 0);
+    const pixels = await canvasPixels(page);
+    expectColour(pixels.at({ x: 250, y: 200 }), BLACK, 'pen stroke');
+    expectColour(pixels.at({ x: 250, y: 230 }), WHITE, 'beside the pen stroke');
+  });
+
+  it('on a phone, offers only Draw and Erase, scales the canvas, and a finger draws without scrolling the page', async () => {
+    const page = await studio({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
+    const tools = page.getByRole('group', { name: 'Tools' }).getByRole('button');
+    expect(await tools.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')))).toEqual(['Draw', 'Erase']);
+    for (const name of ['Brush', 'Spray', 'Eraser', 'Line', 'Arrow', 'Rectangle', 'Circle', 'Triangle', 'Star']) {
+      expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    }
+    expect(await page.getByRole('group', { name: 'Palette' }).getByRole('button').count()).toBe(10);
+    expect(await page.getByLabel('Fill colour').count()).toBe(0);
+    for (const label of ['Size', 'Outline colour', 'Opacity']) expect(await page.getByLabel(label).count(), label).toBe(1);
+
+    const canvas = page.getByRole('img', { name: 'Drawing canvas' });
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvasBox(page);
+    expect(box.width).toBeLessThan(390);
+    expect(box.height).toBeCloseTo(box.width / 2, 0);
+
+    const cdp = await page.context().newCDPSession(page);
+    const swipe = async (from: Point, to: Point) => {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from.x, y: from.y }] });
+      for (let i = 1; i <= 10; i++) {
+        const p = { x: from.x + ((to.x - from.x) * i) / 10, y: from.y + ((to.y - from.y) * i) / 10 };
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: p.x, y: p.y }] });
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await settle(page);
+    };
+    const scrollY = () => page.evaluate(() => window.scrollY);
+
+    // An upward swipe on the canvas draws; the page stays put.
+    const before = await scrollY();
+    await swipe(await toPage(page, { x: 400, y: 350 }), await toPage(page, { x: 400, y: 50 }));
+    expect(await scrollY()).toBe(before);
+    await useTool(page, 'Erase');
+    await swipe(await toPage(page, { x: 300, y: 200 }), await toPage(page, { x: 500, y: 200 }));
+    const pixels = await canvasPixels(page);
+    expectColour(pixels.at({ x: 400, y: 300 }), BLACK, 'finger stroke');
+    expectColour(pixels.at({ x: 400, y: 200 }), WHITE, 'erased by finger', 10);
+    expectColour(pixels.at({ x: 200, y: 200 }), WHITE, 'beside the finger stroke');
+    expect(await scrollY()).toBe(before);
+
+    // The same swipe outside the canvas does scroll: the check above means something.
+    await swipe({ x: 195, y: 80 }, { x: 195, y: 20 });
+    await expect.poll(scrollY).toBeGreaterThan(before);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: 'test-results/drawing-studio-phone.png', fullPage: true });
+  });
+
+  it('enables Submit only with something drawn and a name and email, and checks the email', async () => {
+    const page = await studio();
+    const submit = page.getByRole('button', { name: 'Submit to Gallery' });
+    expect(await submit.isDisabled()).toBe(true);
+
+    await page.getByLabel('Your Name').fill('Sam Painter');
+    await page.getByLabel('Email Address').fill('sam@example.com');
+    expect(await submit.isDisabled(), 'blank canvas').toBe(true);
+
+    await useTool(page, 'Eraser');
+    await mouseStroke(page, { x: 100, y: 100 }, { x: 700, y: 300 });
+    expect(await page.getByRole('button', { name: 'Undo' }).isEnabled()).toBe(true);
+    expect(await submit.isDisabled(), 'white on white is still blank').toBe(true);
+
+    await useTool(page, 'Brush');
+    await mouseStroke(page, { x: 100, y: 300 }, { x: 700, y: 100 });
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+
+    await page.getByLabel('Your Name').fill('   ');
+    expect(await submit.isDisabled(), 'blank name').toBe(true);
+    await page.getByLabel('Your Name').fill('Sam Painter');
+    await page.getByLabel('Email Address').fill(' ');
+    expect(await submit.isDisabled(), 'blank email').toBe(true);
+
+    await page.getByLabel('Email Address').fill('sam@example');
+    await submit.click();
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent()).toContain('Invalid email');
+    expect(await alert.textContent()).toContain('Please enter a valid email address.');
+    expect(page.url()).toMatch(/\/create$/);
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => submit.isDisabled(), { message: 'cleared canvas' }).toBe(true);
+  });
+
+  it('downloads a JPEG no larger than 1200x1200', async () => {
+    const page = await studio();
+    await page.getByRole('button', { name: 'Red', exact: true }).click();
+    await page.getByLabel('Size').fill('12');
+    await mouseStroke(page, { x: 100, y: 200 }, { x: 700, y: 200 });
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('tribute-drawing.jpg');
+    const file = fs.readFileSync((await download.path())!);
+    const meta = await sharp(file).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(meta.width).toBeLessThanOrEqual(1200);
+    expect(meta.height).toBeLessThanOrEqual(1200);
+    expect([meta.width, meta.height]).toEqual([WIDTH, HEIGHT]);
+    const pixels = await decode(file);
+    expectColour(pixels.at({ x: 400, y: 200 }), RED, 'downloaded stroke');
+    expectColour(pixels.at({ x: 400, y: 100 }), WHITE, 'downloaded paper', 8);
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Downloaded!');
+  });
+
+  it('sends a drawing to the admin queue with isFromCanvas and the same pixels', async () => {
+    const page = await studio();
+    await page.getByRole('button', { name: 'Red', exact: true }).click();
+    await page.getByLabel('Size').fill('12');
+    await mouseStroke(page, { x: 80, y: 80 }, { x: 720, y: 80 });
+    await page.getByRole('button', { name: 'Blue', exact: true }).click();
+    await useTool(page, 'Rectangle');
+    await page.getByLabel('Fill colour').fill('#16a34a');
+    await mouseStroke(page, { x: 200, y: 180 }, { x: 600, y: 360 });
+    const probes: Point[] = [
+      { x: 400, y: 80 },
+      { x: 200, y: 270 },
+      { x: 400, y: 270 },
+      { x: 400, y: 140 },
+      { x: 700, y: 300 },
+    ];
+    const drawn = await canvasPixels(page);
+
+    await page.getByLabel('Title').fill('Canvas sunrise');
+    await page.getByLabel('Description').fill('Drawn in the studio');
+    await page.getByLabel('Your Name').fill('Robin Sketch');
+    await page.getByLabel('Email Address').fill('robin@example.com');
+    await page.getByLabel('Submit anonymously').check();
+
+    // Hold the request to see the pending state.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/artworks', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
+    const pending = page.getByRole('button', { name: 'Submitting...' });
+    await expect.poll(() => pending.isVisible()).toBe(true);
+    expect(await pending.isDisabled()).toBe(true);
+    release();
+
+    await page.waitForURL('**/gallery', { timeout: 15_000 });
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Success!');
+
+    const token = await t.login('admin');
+    const headers = { 'x-session-token': token };
+    const queue = (await (await fetch(`${t.url}/api/admin/artworks/pending`, { headers })).json()) as Array<Record<string, string>>;
+    const artwork = queue.find((a) => a.title === 'Canvas sunrise');
+    expect(artwork).toMatchObject({ isFromCanvas: 'true', artistName: 'Anonymous', description: 'Drawn in the studio', email: 'robin@example.com' });
+    const original = await fetch(`${t.url}${artwork!.originalUrl}`, { headers });
+    expect(original.status).toBe(200);
+    const stored = await decode(Buffer.from(await original.arrayBuffer()));
+    expect([stored.width, stored.height]).toEqual([WIDTH, HEIGHT]);
+    for (const p of probes) expectColour(stored.at(p), `#${drawn.at(p).map((c) => c.toString(16).padStart(2, '0')).join('')}`, `stored pixel at ${p.x},${p.y}`, 12);
+  });
+
+  it('keeps Fabric out of the gallery: it loads only on /create', async () => {
+    const page = await studio();
+    const fabricLoaded = async () => {
+      const scripts = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => e.name).filter((name) => name.endsWith('.js')),
+      );
+      const bodies = await Promise.all(scripts.map(async (url) => (await fetch(url)).text()));
+      return bodies.some((body) => body.includes('Trying to initialize a canvas that has already been initialized'));
+    };
+    expect(await fabricLoaded()).toBe(true);
+    await page.goto('/gallery');
+    await expect.poll(() => page.getByText('No content found').or(page.getByRole('article').first()).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await fabricLoaded()).toBe(false);
+  });
 });

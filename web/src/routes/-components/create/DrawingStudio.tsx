@@ -47,7 +47,8 @@ export function DrawingStudio() {
       </header>
 
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:gap-8">
-        <div className="min-w-0 space-y-4">
+        {/* On a phone the canvas comes first, with the tools below it under the thumb. */}
+        <div className="flex min-w-0 flex-col gap-4">
           <ToolPanel
             mobile={mobile}
             tool={tool}
@@ -60,7 +61,7 @@ export function DrawingStudio() {
             onClear={drawing.clear}
             onDownload={onDownload}
           />
-          <div className="card p-2 sm:p-3">
+          <div className="card order-first p-2 sm:p-3 md:order-none">
             {/* Fabric fills this box; its 2:1 shape keeps strokes undistorted at any width. */}
             <div
               ref={drawing.host}

@@ -47,7 +47,7 @@ export function StyleControls({ style, onChange, mobile }: StyleControlsProps) {
         )}
       </div>
 
-      <div role="group" aria-label="Palette" className="flex flex-wrap gap-2">
+      <div role="group" aria-label="Palette" className={mobile ? 'grid grid-cols-10 gap-1.5' : 'flex flex-wrap gap-2'}>
         {palette.map(({ name, hex }) => {
           const chosen = style.stroke.toLowerCase() === hex;
           return (
@@ -59,7 +59,7 @@ export function StyleControls({ style, onChange, mobile }: StyleControlsProps) {
               aria-pressed={chosen}
               onClick={() => set({ stroke: hex })}
               style={{ backgroundColor: hex }}
-              className={`h-8 w-8 rounded-full border border-black/10 shadow-sm transition hover:scale-110 ${
+              className={`aspect-square rounded-full border border-black/10 shadow-sm transition hover:scale-110 ${mobile ? 'w-full' : 'w-8'} ${
                 chosen ? 'ring-2 ring-amber-500 ring-offset-2 dark:ring-offset-stone-900' : ''
               }`}
             />
@@ -86,9 +86,9 @@ function Slider({ label, value, range, shown, onChange }: SliderProps) {
         <label htmlFor={id} className="text-sm font-medium text-stone-700 dark:text-stone-300">
           {label}
         </label>
-        <output htmlFor={id} className="text-xs font-semibold text-stone-500 tabular-nums dark:text-stone-400">
+        <span aria-hidden="true" className="text-xs font-semibold text-stone-500 tabular-nums dark:text-stone-400">
           {shown}
-        </output>
+        </span>
       </div>
       <input
         id={id}
@@ -97,6 +97,7 @@ function Slider({ label, value, range, shown, onChange }: SliderProps) {
         max={range.max}
         step={range.step}
         value={value}
+        aria-valuetext={shown}
         onChange={(event) => onChange(Number(event.target.value))}
         className="w-full cursor-pointer accent-rose-500"
       />

@@ -84,11 +84,13 @@ export function ToolPanel({ mobile, tool, onTool, style, onStyle, surface, ...ac
 
           <StyleControls style={style} onChange={onStyle} mobile={mobile} />
 
-          <div className="flex flex-wrap gap-2 border-t border-amber-100 pt-4 dark:border-stone-800">
-            <Action label="Undo" icon={<UndoIcon />} onClick={actions.onUndo} disabled={!surface.canUndo} />
-            <Action label="Redo" icon={<RedoIcon />} onClick={actions.onRedo} disabled={!surface.canRedo} />
-            <Action label="Clear" icon={<ClearIcon />} onClick={actions.onClear} />
-            <Action label="Download" icon={<DownloadIcon />} onClick={actions.onDownload} />
+          <div
+            className={`border-t border-amber-100 pt-4 dark:border-stone-800 ${mobile ? 'grid grid-cols-4 gap-2' : 'flex flex-wrap gap-2'}`}
+          >
+            <Action label="Undo" icon={<UndoIcon />} onClick={actions.onUndo} disabled={!surface.canUndo} stacked={mobile} />
+            <Action label="Redo" icon={<RedoIcon />} onClick={actions.onRedo} disabled={!surface.canRedo} stacked={mobile} />
+            <Action label="Clear" icon={<ClearIcon />} onClick={actions.onClear} stacked={mobile} />
+            <Action label="Download" icon={<DownloadIcon />} onClick={actions.onDownload} stacked={mobile} />
           </div>
         </div>
       )}
@@ -96,9 +98,24 @@ export function ToolPanel({ mobile, tool, onTool, style, onStyle, surface, ...ac
   );
 }
 
-function Action({ label, icon, onClick, disabled }: { label: string; icon: ReactNode; onClick: () => void; disabled?: boolean }) {
+interface ActionProps {
+  label: string;
+  icon: ReactNode;
+  onClick: () => void;
+  disabled?: boolean;
+  /** Icon over a small label, so four fit across a phone. */
+  stacked?: boolean;
+}
+
+function Action({ label, icon, onClick, disabled, stacked }: ActionProps) {
   return (
-    <button type="button" aria-label={label} onClick={onClick} disabled={disabled} className="btn-secondary px-4 py-1.5 text-sm">
+    <button
+      type="button"
+      aria-label={label}
+      onClick={onClick}
+      disabled={disabled}
+      className={`btn-secondary ${stacked ? 'flex-col gap-0.5 rounded-2xl px-1 py-1.5 text-xs' : 'px-4 py-1.5 text-sm'}`}
+    >
       {icon}
       {label}
     </button>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DrawingStyle, Tool } from '../../../lib/drawingTools.ts';
 import { BLANK_SURFACE, createDrawingSurface, type DrawingSurface } from '../../../lib/fabricCanvas.ts';
 
@@ -21,13 +21,15 @@ export function useDrawingSurface(tool: Tool, style: DrawingStyle) {
 
   useEffect(() => surface.current?.use(tool, style), [tool, style]);
 
-  return {
-    host,
-    state,
-    undo: () => surface.current?.undo(),
-    redo: () => surface.current?.redo(),
-    clear: () => surface.current?.clear(),
-    /** The drawing as an 800x400 canvas; null before the surface exists. */
-    render: () => surface.current?.render() ?? null,
-  };
+  const actions = useMemo(
+    () => ({
+      undo: () => surface.current?.undo(),
+      redo: () => surface.current?.redo(),
+      clear: () => surface.current?.clear(),
+      /** The drawing as an 800x400 canvas; null before the surface exists. */
+      render: () => surface.current?.render() ?? null,
+    }),
+    [],
+  );
+  return { host, state, ...actions };
 }
