@@ -4,6 +4,7 @@ import type { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import type { JobQueue } from './jobs/jobQueue.ts';
 import type { PersonalData } from './personalData.ts';
+import type { Realtime } from './realtime/realtime.ts';
 import type { BlobStore } from './storage/index.ts';
 
 /** What routes and job handlers are given; built once in server.ts. */
@@ -15,4 +16,6 @@ export interface Deps {
   personal: PersonalData;
   blobs: BlobStore;
   jobs: JobQueue;
+  /** set once the HTTP server exists; routes only call it while serving */
+  realtime: Realtime;
 }

@@ -57,7 +57,8 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
 
   let httpServer: http.Server | undefined;
   if (serving) httpServer = http.createServer(createApp(deps));
-  const realtime = new Realtime(pool, sessions, httpServer);
+  const realtime = new Realtime(pool, store, sessions, httpServer);
+  deps.realtime = realtime;
 
   let runner: ProjectionRunner | undefined;
   if (working) {

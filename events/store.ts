@@ -157,6 +157,15 @@ export class EventStore {
     return { state, version: events.at(-1)?.streamVersion ?? 0 };
   }
 
+  /** Sealed events by their chain seq, in order: what a reconnecting live client missed. */
+  async readSealed(afterSeq: number, uptoSeq: number, limit: number, db: Queryable = this.pool): Promise<RecordedEvent[]> {
+    const { rows } = await db.query<EventRow>(
+      `${SELECT_EVENT} WHERE c.seq > $1 AND c.seq <= $2 ORDER BY c.seq LIMIT $3`,
+      [afterSeq, uptoSeq, limit],
+    );
+    return rows.map(decodeRow);
+  }
+
   /**
    * Events after the checkpoint in global order, only from transactions older than every one still
    * running: a transaction that commits late can never be overtaken.

@@ -11,7 +11,12 @@ const WRONG_PASSWORD = 'Incorrect password. Please try again.';
 const Login = z.object({ password: z.string({ error: 'Password is required' }).max(1000) });
 const Riddle = z.object({ answer: z.string({ error: 'Answer is required' }).max(1000) });
 
-export function authRoutes(config: Config, sessions: SessionStore, limiter = new FailureLimiter()) {
+export function authRoutes(
+  config: Config,
+  sessions: SessionStore,
+  onLogout: (tokenHash: string) => void,
+  limiter = new FailureLimiter(),
+) {
   const router = Router();
   const riddleToday = () => dateIn(config.timeZone) === config.tribute.birthday;
 
@@ -74,6 +79,7 @@ export function authRoutes(config: Config, sessions: SessionStore, limiter = new
 
   router.post('/auth/logout', requireSession, async (req, res) => {
     await sessions.end(req.session!);
+    onLogout(req.session!.tokenHash);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     res.json({ success: true });
   });

@@ -40,7 +40,7 @@ export function createApp(deps: Deps) {
   const smallJson = express.json({ limit: '100kb' });
   api.use((req, res, next) => (LARGE_BODIES.has(`${req.method} ${req.path}`) ? largeJson : smallJson)(req, res, next));
   api.use(loadSession(deps.sessions));
-  api.use(authRoutes(deps.config, deps.sessions));
+  api.use(authRoutes(deps.config, deps.sessions, (tokenHash) => deps.realtime.disconnectSession(tokenHash)));
   api.use(requireSession);
   api.use(auditorsOnlyRead);
   api.use(galleryRoutes(deps));

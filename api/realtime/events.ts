@@ -11,12 +11,17 @@ export interface ServerToClientEvents {
   'comments:removed': (p: { position: number; kind: Kind; id: number; commentId: number; commentCount: number }) => void;
   'admin:queue-changed': (p: { position: number; kind: Kind } & QueueCounts) => void;
   presence: (p: { online: number }) => void;
+  /** To one reconnecting socket: what it missed since its `since`, up to `upTo`; or refetch everything. */
+  'sync:batch': (p: { upTo: number; refetch: boolean; messages: Message[] }) => void;
 }
 
-export type ServerEvent = keyof ServerToClientEvents;
+export type ServerEvent = Exclude<keyof ServerToClientEvents, 'sync:batch'>;
 export type Payload<E extends ServerEvent> = Parameters<ServerToClientEvents[E]>[0];
+/** One event with its payload, as a value: what the publisher and the catch-up hand around. */
+export type Message = { [E in ServerEvent]: { event: E; payload: Payload<E> } }[ServerEvent];
 
 export const ROOMS = { everyone: 'everyone', admins: 'admins' } as const;
+export const sessionRoom = (tokenHash: string) => `session:${tokenHash}`;
 export type Room = (typeof ROOMS)[keyof typeof ROOMS];
 
 /** Which room hears which event. */

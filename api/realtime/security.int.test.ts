@@ -1,0 +1,159 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../db/postgres.ts';
+import { meta, submitted } from '../../tests/support/fixtures.ts';
+import { client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+
+let t: TestServer;
+const sockets: Socket[] = [];
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t.close();
+});
+
+function open(url: string, auth: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Socket> {
+  const socket = connect(url, { auth, transports: ['websocket'], reconnection: false, ...extra });
+  sockets.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+const closed = (socket: Socket) => new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+const next = <T>(socket: Socket, event: string, ms = 10_000) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event}`)), ms);
+    socket.once(event, (p: T) => {
+      clearTimeout(timer);
+      resolve(p);
+    });
+  });
+
+async function approvedStory(api: ReturnType<typeof client>, admin: ReturnType<typeof client>, content = 'A story') {
+  const created = await api('POST', '/api/stories', { content, authorName: 'Sam', email: 'sam@example.com' });
+  await admin('PATCH', `/api/admin/stories/${created.body.id}`, { status: 'approved' });
+  return created.body.id as number;
+}
+
+describe('socket security', () => {
+  it('refuses an unexpected Origin', async () => {
+    const token = await t.login('guest');
+    await expect(open(t.url, { token }, { extraHeaders: { origin: 'https://evil.example' } })).rejects.toThrow();
+    const ok = await open(t.url, { token }, { extraHeaders: { origin: t.url } });
+    expect(ok.connected).toBe(true);
+  });
+
+  it('disconnects the sockets of a session that logs out', async () => {
+    const token = await t.login('guest');
+    const socket = await open(t.url, { token });
+    const other = await open(t.url, { token: await t.login('guest') });
+    const gone = closed(socket);
+    await client(t.url, token)('POST', '/api/auth/logout');
+    expect(await gone).toBe('io server disconnect');
+    expect(other.connected).toBe(true);
+    await expect(open(t.url, { token })).rejects.toThrow('Authentication required');
+  });
+
+  it('closes a socket that sends an oversized or malformed packet, and keeps serving', async () => {
+    const big = await open(t.url, { token: await t.login('guest') });
+    const bigClosed = closed(big);
+    big.emit('hello', 'x'.repeat(100_000));
+    expect(await bigClosed).toBe('transport close');
+
+    const raw = await open(t.url, { token: await t.login('guest') });
+    const rawClosed = closed(raw);
+    // a frame that is not a socket.io packet at all
+    (raw.io.engine as unknown as { write(data: string): void }).write('\u0000garbage{{{');
+    expect(await rawClosed).toMatch(/close|error/);
+
+    expect((await client(t.url)('GET', '/api/gate')).status).toBe(200);
+    expect((await open(t.url, { token: await t.login('guest') })).connected).toBe(true);
+  });
+});
+
+describe('catch-up after a reconnect', () => {
+  it('sends what a socket missed since its position, in order, then goes on live', async () => {
+    const guest = client(t.url, await t.login('guest'));
+    const admin = client(t.url, await t.login('admin'));
+    const token = await t.login('guest');
+    const first = await open(t.url, { token });
+    const liked = next<{ position: number }>(first, 'likes:changed');
+    const a = await approvedStory(guest, admin, 'first');
+    await guest('POST', `/api/stories/${a}/like`);
+    const since = (await liked).position;
+    first.close();
+
+    // three changes while the phone is locked
+    const b = await approvedStory(guest, admin, 'second');
+    await guest('POST', `/api/stories/${b}/comments`, { authorName: 'Jo', content: 'Missed this' });
+    await guest('POST', `/api/stories/${a}/like`);
+    await t.server.runner!.wake();
+
+    const again = connect(t.url, { auth: { token, since }, transports: ['websocket'], reconnection: false });
+    sockets.push(again);
+    const batch = await next<{ upTo: number; refetch: boolean; messages: Array<{ event: string; payload: { position: number } }> }>(
+      again,
+      'sync:batch',
+    );
+    expect(batch.refetch).toBe(false);
+    const events = batch.messages.map((m) => m.event);
+    expect(events).toEqual(['gallery:item-added', 'comments:added', 'likes:changed']);
+    const positions = batch.messages.map((m) => m.payload.position);
+    expect(positions).toEqual([...positions].sort((x, y) => x - y));
+    expect(positions[0]).toBeGreaterThan(since);
+    expect(batch.upTo).toBeGreaterThanOrEqual(positions.at(-1)!);
+    // guests never get admin-room messages, not even in a catch-up
+    expect(events).not.toContain('admin:queue-changed');
+  });
+
+  it('tells a client that missed too much to refetch', async () => {
+    const store = t.server.deps.store;
+    const { rows } = await t.db.pool.query<{ seq: number }>(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
+    const since = rows[0]!.seq;
+    for (let i = 0; i < 600; i++) await store.append(`artwork-${900_000 + i}`, 0, [submitted(900_000 + i)], meta());
+    await t.server.runner!.wake();
+    const socket = connect(t.url, { auth: { token: await t.login('guest'), since }, transports: ['websocket'], reconnection: false });
+    sockets.push(socket);
+    const batch = await next<{ refetch: boolean; upTo: number; messages: unknown[] }>(socket, 'sync:batch');
+    expect(batch).toMatchObject({ refetch: true, messages: [] });
+    expect(batch.upTo).toBeGreaterThanOrEqual(since + 600);
+  });
+});
+
+describe('several API processes on one database', () => {
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  });
+
+  async function startProcess(role: 'api' | 'worker'): Promise<string> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../main.ts'), '--role', role], {
+      env: { ...process.env, PORT: String(port), DATABASE_URL: t.db.url, DATA_DIR: t.dataDir, GALLERY_PASSWORD: PASSWORDS.guest, ADMIN_PASSWORD: PASSWORDS.admin, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => /running|http:\/\//.test(d.toString()) && resolve()));
+    return `http://127.0.0.1:${port}`;
+  }
+
+  it('delivers a change made through one process to a socket on another', async () => {
+    const apiB = await startProcess('api');
+    const login = await fetch(`${apiB}/api/auth/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORDS.guest }),
+    });
+    const { sessionToken } = (await login.json()) as { sessionToken: string };
+    const onB = await open(apiB, { token: sessionToken });
+    const guestA = client(t.url, await t.login('guest'));
+    const adminA = client(t.url, await t.login('admin'));
+    const added = next<{ item: { content: string } }>(onB, 'gallery:item-added');
+    await approvedStory(guestA, adminA, 'through process A');
+    expect((await added).item.content).toBe('through process A');
+  });
+});
