@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { benchEventLog } from './eventLog.ts';
+import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
 import { benchDatabase } from './support.ts';
 import { benchUpload } from './upload.ts';
@@ -13,6 +14,7 @@ for (const [name, run] of [
   ['events', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchEventLog(db.pool)],
   ['gallery', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchGallery(db.pool, db.url)],
   ['upload', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchUpload(db.url)],
+  ['fanout', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchFanout(db.url)],
 ] as const) {
   if (!wanted(name)) continue;
   // each benchmark gets a database of its own, so one's data never slows another
