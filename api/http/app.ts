@@ -10,6 +10,7 @@ import { authRoutes } from '../auth/routes.ts';
 import type { Deps } from '../deps.ts';
 import { engagementRoutes } from '../engagement/routes.ts';
 import { galleryRoutes } from '../gallery/routes.ts';
+import { historyRoutes } from '../history/routes.ts';
 import { mediaRoutes } from '../media/routes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
@@ -48,6 +49,7 @@ export function createApp(deps: Deps) {
   api.use(storyRoutes(deps));
   api.use(mediaRoutes(deps));
   api.use(engagementRoutes(deps));
+  api.use(historyRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {
     throw new HttpError(404, `No such call: ${req.method} ${req.baseUrl}${req.path}`);
