@@ -124,6 +124,30 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
       expect(fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'))).toEqual([]);
     });
 
+    it('leaves nothing behind when an upload breaks off midway', async () => {
+      const { request } = await import('node:http');
+      const before = (await t.db.pool.query(`SELECT count(*)::int AS n FROM media_uploads`)).rows[0].n;
+      const boundary = 'xxBOUNDARYxx';
+      const url = new URL(`${t.url}/api/upload-direct`);
+      const req = request({
+        host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
+        headers: { 'x-session-token': token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10_000_000) },
+      });
+      req.on('error', () => {});
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+      req.write(fs.readFileSync(files.mp4).subarray(0, 20_000));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'))).toHaveLength(1);
+      req.destroy();
+      const deadline = Date.now() + 5000;
+      while (fs.readdirSync(`${t.dataDir}/tmp`).some((f) => f.startsWith('upload-')) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'))).toEqual([]);
+      expect((await t.db.pool.query(`SELECT count(*)::int AS n FROM media_uploads`)).rows[0].n).toBe(before);
+      expect((await client(t.url)('GET', '/api/gate')).status).toBe(200);
+    });
+
     it('validates the submission with the spec messages', async () => {
       const base = { artistName: 'Sam Painter', email: 'sam@example.com', mediaType: 'video', mimeType: 'video/mp4', mediaData: '/objects/uploads/x' };
       expect((await guest('POST', '/api/media', { ...base, mediaData: '' })).body.message).toBe('Media file is required');
