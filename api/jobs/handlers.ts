@@ -67,8 +67,20 @@ async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-
   }
 }
 
+/** Removes uploads that no submission claimed within a day: their files and their rows. */
+export async function handleSweepUploads(deps: Deps) {
+  const { rows } = await deps.pool.query<{ id: string; key: string }>(
+    `SELECT id, key FROM media_uploads WHERE claimed_by IS NULL AND created_at < now() - interval '1 day'`,
+  );
+  for (const { id, key } of rows) {
+    await deps.blobs.delete(key);
+    await deps.pool.query(`DELETE FROM media_uploads WHERE id = $1 AND claimed_by IS NULL`, [id]);
+  }
+}
+
 export function jobHandlers(deps: Deps): JobHandlers {
   return {
+    'sweep-uploads': () => handleSweepUploads(deps),
     'make-artwork-renditions': (data) => handleMakeArtworkRenditions(deps, data),
     'process-media': (data) => handleProcessMedia(deps, data),
   };

@@ -5,11 +5,14 @@ import type pg from 'pg';
 export interface JobPayloads {
   'make-artwork-renditions': { artworkId: number };
   'process-media': { mediaId: number };
+  'sweep-uploads': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 export type JobHandlers = { [K in JobName]: (data: JobPayloads[K]) => Promise<void> };
 
-const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions', 'process-media'];
+const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions', 'process-media', 'sweep-uploads'];
+/** Jobs that run on a clock, in cron syntax. */
+const SCHEDULES: Partial<Record<JobName, string>> = { 'sweep-uploads': '17 * * * *' };
 
 /** The one place pg-boss is used. Sends work from any role; works only where handlers are given. */
 export class JobQueue {
@@ -32,6 +35,7 @@ export class JobQueue {
           for (const job of jobs) await handler(job.data);
         });
       }
+      for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
     }
     return new JobQueue(boss);
   }

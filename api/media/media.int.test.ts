@@ -148,6 +148,24 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
       expect((await client(t.url)('GET', '/api/gate')).status).toBe(200);
     });
 
+    it('sweeps uploads nobody submitted within a day', async () => {
+      const up = await upload(t, token, files.mp3, 'audio/mpeg');
+      const kept = await upload(t, token, files.wav, 'audio/wav');
+      await t.db.pool.query(`UPDATE media_uploads SET created_at = now() - interval '2 days' WHERE id = ANY($1::uuid[])`, [
+        [up.body.id, kept.body.id],
+      ]);
+      await guest('POST', '/api/media', {
+        artistName: 'Sam Painter', email: 'sam@example.com', mediaType: 'audio', mediaData: kept.body.path, mimeType: 'audio/wav',
+      });
+      const { handleSweepUploads } = await import('../jobs/handlers.ts');
+      await handleSweepUploads(t.server.deps);
+      expect(await t.server.deps.blobs.stat(up.body.supabasePath)).toBeNull();
+      expect(await t.server.deps.blobs.stat(kept.body.supabasePath)).not.toBeNull();
+      const ids = (await t.db.pool.query(`SELECT id FROM media_uploads`)).rows.map((r) => r.id);
+      expect(ids).not.toContain(up.body.id);
+      expect(ids).toContain(kept.body.id);
+    });
+
     it('validates the submission with the spec messages', async () => {
       const base = { artistName: 'Sam Painter', email: 'sam@example.com', mediaType: 'video', mimeType: 'video/mp4', mediaData: '/objects/uploads/x' };
       expect((await guest('POST', '/api/media', { ...base, mediaData: '' })).body.message).toBe('Media file is required');
