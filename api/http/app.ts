@@ -16,6 +16,8 @@ import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
 
 const LARGE_BODIES = new Set(['POST /artworks']);
+/** The only calls answered without a session (CONTRACT §2). */
+const PUBLIC_CALLS = new Set(['POST /auth/login', 'POST /auth/riddle', 'GET /gate']);
 
 export const WEB_DIR = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -36,14 +38,15 @@ export function createApp(deps: Deps) {
 
   const api = express.Router();
   api.use(cookieParser());
+  api.use(loadSession(deps.sessions));
+  // the session is checked before any body is read: without one, the answer is 401 whatever was sent
+  api.use((req, res, next) => (PUBLIC_CALLS.has(`${req.method} ${req.path}`) ? next() : requireSession(req, res, next)));
+  api.use(auditorsOnlyRead);
   // Artwork submissions carry a data URL: a 20 MB image is about 27 MB as base64 text.
   const largeJson = express.json({ limit: '28mb' });
   const smallJson = express.json({ limit: '100kb' });
   api.use((req, res, next) => (LARGE_BODIES.has(`${req.method} ${req.path}`) ? largeJson : smallJson)(req, res, next));
-  api.use(loadSession(deps.sessions));
   api.use(authRoutes(deps.config, deps.sessions, (tokenHash) => deps.realtime.disconnectSession(tokenHash)));
-  api.use(requireSession);
-  api.use(auditorsOnlyRead);
   api.use(galleryRoutes(deps));
   api.use(artworkRoutes(deps));
   api.use(storyRoutes(deps));
