@@ -40,4 +40,15 @@ export class PersonalData {
     this.#addressRefs.set(address, id);
     return id;
   }
+
+  /** Blanks every stored copy of an email or an address; the events that point at them stay intact. */
+  async erase(kind: 'email' | 'ip', value: string): Promise<number> {
+    const { rowCount } = await this.#db.query(
+      `UPDATE personal_data SET value = NULL, erased_at = now()
+       WHERE kind = $1 AND lower(value) = lower($2) AND erased_at IS NULL`,
+      [kind, value],
+    );
+    this.#addressRefs.clear();
+    return rowCount ?? 0;
+  }
 }

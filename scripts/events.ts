@@ -1,11 +1,13 @@
 import { verifyChain } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
+import { PersonalData } from '#api/personalData.ts';
 import { argValue, withStore } from './cli.ts';
 
 const [command, ...args] = process.argv.slice(2);
 
 const usage = `usage: npm run events -- verify
-       npm run events -- export [--from N] [--to N]`;
+       npm run events -- export [--from N] [--to N]
+       npm run events -- erase (--email ADDRESS | --address IP)`;
 
 async function main(): Promise<number> {
   switch (command) {
@@ -27,10 +29,19 @@ async function main(): Promise<number> {
         return 0;
       });
     }
-    default:
-      console.error(usage);
-      return 2;
+    case 'erase': {
+      const email = argValue(args, '--email');
+      const address = argValue(args, '--address');
+      if (!email === !address) break;
+      return withStore(async (store) => {
+        const erased = await new PersonalData(store.pool).erase(email ? 'email' : 'ip', (email ?? address)!);
+        console.log(`erased ${erased} stored ${email ? 'email' : 'address'} value(s); the log is unchanged`);
+        return 0;
+      });
+    }
   }
+  console.error(usage);
+  return 2;
 }
 
 process.exitCode = await main();

@@ -53,3 +53,19 @@ describe('event history for auditors', () => {
     expect((await auditor('GET', '/api/admin/events?limit=5000')).status).toBe(400);
   });
 });
+
+describe('erasing a person', () => {
+  it('blanks their email everywhere it is shown, and the chain still verifies', async () => {
+    const admin = client(t.url, await t.login('admin'));
+    const guest = client(t.url, await t.login('guest'));
+    await guest('POST', '/api/stories', { content: 'Erase me', authorName: 'Eve', email: 'eve@example.com' });
+    const before = (await admin('GET', '/api/admin/stories/pending')).body;
+    expect(before.map((s: { email: string }) => s.email)).toContain('eve@example.com');
+    const { PersonalData } = await import('../personalData.ts');
+    expect(await new PersonalData(t.db.pool).erase('email', 'EVE@example.com')).toBe(1);
+    const after = (await admin('GET', '/api/admin/stories/pending')).body;
+    expect(JSON.stringify(after)).not.toContain('eve@example.com');
+    await t.server.runner!.wake();
+    expect((await auditor('GET', '/api/admin/events/verify')).body.ok).toBe(true);
+  });
+});
