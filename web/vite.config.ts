@@ -19,6 +19,9 @@ export default defineConfig({
       // tsconfig resolves with NodeNext, so the generated imports need their .tsx extensions.
       addExtensions: true,
       quoteStyle: 'single',
+      // Each route's component is its own chunk, loaded when the route is visited: the gate and the
+      // gallery never download the studio (and Fabric) or the forms.
+      autoCodeSplitting: true,
     }),
     react(),
     tailwindcss(),
@@ -26,6 +29,8 @@ export default defineConfig({
   build: {
     outDir: path.join(webDir, '../dist/web'),
     emptyOutDir: true,
+    // Lets tests and benchmarks read which files each route needs.
+    manifest: true,
   },
   server: {
     proxy: {

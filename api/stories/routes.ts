@@ -30,9 +30,12 @@ export const StorySubmission = z.object({
     .string({ error: 'Please enter a valid email address' })
     .trim()
     .max(255, 'Email must be 255 characters or fewer')
-    .pipe(z.email('Please enter a valid email address')),
+    .pipe(z.email('Please enter a valid email address'))
+    .nullish(),
   isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).optional().default(false),
-});
+})
+  // an anonymous story needs no contact details: its form disables name and email (spec §2)
+  .refine((s) => s.isAnonymous || !!s.email, { message: 'Please enter a valid email address', path: ['email'] });
 
 export function storyRoutes(deps: Deps) {
   const router = Router();
@@ -49,7 +52,7 @@ export function storyRoutes(deps: Deps) {
     const { rows } = await pool.query<{ id: number }>(`SELECT nextval('story_ids')::int AS id`);
     const storyId = rows[0]!.id;
     const { positions } = await inTransaction(pool, async (tx) => {
-      const emailRef = await deps.personal.recordEmail(input.email, tx);
+      const emailRef = input.email ? await deps.personal.recordEmail(input.email, tx) : null;
       const events = storyDecider.decide(
         {
           type: 'SubmitStory',

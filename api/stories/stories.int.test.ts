@@ -55,6 +55,11 @@ describe('stories', () => {
     expect(JSON.stringify(rows)).not.toContain('priya@example.com');
   });
 
+  it('takes an anonymous story without any contact details', async () => {
+    const res = await guest('POST', '/api/stories', story({ isAnonymous: true, authorName: 'Anonymous', email: null }));
+    expect(res).toMatchObject({ status: 201, body: { authorName: 'Anonymous', isAnonymous: true } });
+  });
+
   it.each([
     ['no content', { content: '   ' }, 'Please write something before submitting'],
     ['no name', { authorName: '' }, 'Please enter your name'],
@@ -63,6 +68,7 @@ describe('stories', () => {
     ['a long name', { authorName: 'x'.repeat(256) }, 'Name must be 255 characters or fewer'],
     ['a long email', { email: `${'x'.repeat(250)}@example.com` }, 'Email must be 255 characters or fewer'],
     ['wrong types', { content: 5, isAnonymous: 'yes' }, 'Please write something before submitting'],
+    ['no email on a named story', { email: null }, 'Please enter a valid email address'],
   ])('refuses %s with the spec message and writes nothing', async (_n, overrides, message) => {
     const before = await count('SELECT count(*)::int AS n FROM events');
     const res = await guest('POST', '/api/stories', story(overrides));

@@ -36,8 +36,9 @@ const gone = (locator: { count(): Promise<number> }, timeout = 10_000) => expect
 
 /** The toast region shows one toast at a time; each check looks for both of its texts. */
 async function toastSays(page: Page, title: string, description?: string) {
-  await visible(page.getByText(title, { exact: true }));
-  if (description) await visible(page.getByText(description, { exact: true }));
+  const toasts = page.getByRole('region', { name: /Notifications/ });
+  await visible(toasts.getByText(title, { exact: true }));
+  if (description) await visible(toasts.getByText(description, { exact: true }));
 }
 
 /** The like button and count, after a click when asked. */
@@ -49,6 +50,7 @@ async function expectLike(page: Page, button: 'Like' | 'Liked', count: string) {
 async function commentValidation(page: Page, missing: [string, string?]) {
   await page.getByRole('button', { name: 'Post Comment' }).click();
   await toastSays(page, ...missing);
+  await closeToast(page);
   // a blank name after trimming is still missing
   await page.getByLabel('Name', { exact: true }).fill('   ');
   await page.getByLabel('Comment', { exact: true }).fill('Hello');
@@ -70,6 +72,13 @@ async function unlockAdmin(page: Page, key: string) {
   await page.getByLabel('Admin key').fill(key);
   await page.getByRole('button', { name: 'Unlock' }).click();
   await toastSays(page, 'Admin Access Granted');
+  await closeToast(page);
+}
+
+/** On a phone the toast sits over the bottom of the page; a person closes it to reach what is under it. */
+async function closeToast(page: Page) {
+  await page.getByRole('button', { name: 'Close notification' }).click();
+  await gone(page.getByRole('button', { name: 'Close notification' }));
 }
 
 /** Records the DELETE requests the page makes, to check which header carried the key. */

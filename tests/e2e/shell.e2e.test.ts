@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
@@ -9,6 +10,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
+  fs.mkdirSync('test-results/screens', { recursive: true });
   [t, browser] = await Promise.all([startTestServer(), launchChromium()]);
 });
 afterEach(async () => {
@@ -31,16 +33,8 @@ const hidden = (locator: { isVisible(): Promise<boolean> }, timeout = 10_000) =>
   expect.poll(() => locator.isVisible(), { timeout }).toBe(false);
 
 async function throughGate(page: Page, password: string) {
-  page.on('console', (m) => console.log('CONSOLE', m.text()));
-  page.on('response', (r) => r.url().includes('/api/') && console.log('RESP', r.status(), r.url()));
   await page.goto('/');
-  try {
-    await visible(page.getByRole('heading', { name: 'Access Required' }));
-  } catch (e) {
-    await page.screenshot({ path: 'test-results/debug-gate.png' });
-    console.log('HTML', (await page.content()).slice(0, 3000));
-    throw e;
-  }
+  await visible(page.getByRole('heading', { name: 'Access Required' }));
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Enter Gallery' }).click();
 }
@@ -200,7 +194,7 @@ describe('dates judged by the browser clock', () => {
     await throughGate(page, PASSWORDS.guest);
     const dialog = page.getByRole('dialog', { name: 'HAPPY BIRTHDAY' });
     await visible(dialog);
-    await visible(dialog.getByText('Alex! 🎉'));
+    await visible(dialog.getByText('Alex!', { exact: true }));
     expect(await page.getByTestId('confetti').locator('span').count()).toBe(80);
     // The gallery opens only when the modal closes.
     expect((await storage(page)).authenticated).toBeNull();
@@ -295,9 +289,11 @@ describe('signed in', () => {
     expect(await page.getByRole('tooltip').count()).toBe(0);
     await visible(page.getByRole('tooltip', { name: 'Open menu' }), 2000);
 
+    await page.screenshot({ path: 'test-results/screens/menu-tooltip-light-phone.png' });
     await toggle.click();
     const menu = page.getByRole('navigation', { name: 'Mobile' });
     await visible(menu);
+    await page.screenshot({ path: 'test-results/screens/menu-open-light-phone.png' });
     expect(await page.getByRole('button', { name: 'Close menu' }).getAttribute('aria-expanded')).toBe('true');
     await menu.getByRole('link', { name: 'Tell a Story' }).click();
     await page.waitForURL('**/submit-story');
@@ -327,6 +323,7 @@ describe('signed in', () => {
     await visible(message);
     expect(await page.getByRole('alert').count()).toBe(1);
 
+    await page.screenshot({ path: 'test-results/screens/toast-light-desktop.png' });
     await page.keyboard.press('F8');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Notifications (F8)');
 

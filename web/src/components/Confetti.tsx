@@ -33,10 +33,17 @@ function makePieces(count: number, durationMs: number): Piece[] {
   }));
 }
 
-/** Plain CSS confetti that falls once and is gone after `durationMs` (defaults 50 pieces, 3000 ms). */
+function prefersReducedMotion(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * Plain CSS confetti that falls once and is gone after `durationMs` (defaults 50 pieces, 3000 ms).
+ * Nothing at all for visitors who ask for reduced motion.
+ */
 export function Confetti({ pieces = 50, durationMs = 3000 }: ConfettiProps) {
-  const [items] = useState(() => makePieces(pieces, durationMs));
-  const [done, setDone] = useState(false);
+  const [items] = useState(() => (prefersReducedMotion() ? [] : makePieces(pieces, durationMs)));
+  const [done, setDone] = useState(items.length === 0);
 
   useEffect(() => {
     const timer = setTimeout(() => setDone(true), durationMs);
@@ -45,7 +52,7 @@ export function Confetti({ pieces = 50, durationMs = 3000 }: ConfettiProps) {
 
   if (done) return null;
   return (
-    <div className="pointer-events-none fixed inset-0 z-[60] overflow-hidden motion-reduce:hidden" aria-hidden="true">
+    <div data-testid="confetti" className="pointer-events-none fixed inset-0 z-[60] overflow-hidden motion-reduce:hidden" aria-hidden="true">
       {items.map((piece, index) => (
         <span
           key={index}

@@ -44,7 +44,7 @@ export function Gate() {
   if (gate.data?.riddle) return <RiddleModal question={gate.data.riddle} onLoggedIn={onLoggedIn} />;
 
   return (
-    <div className="flex min-h-screen items-center justify-center p-4">
+    <main className="flex min-h-screen items-center justify-center p-4">
       <div className="card w-full max-w-md p-8 text-center shadow-xl sm:p-10">
         <div className="mx-auto mb-5 flex h-16 w-16 items-center justify-center rounded-full bg-gradient-to-br from-amber-400 to-rose-500 text-white shadow-lg shadow-rose-500/30">
           <LockIcon className="h-7 w-7" />
@@ -55,6 +55,6 @@ export function Gate() {
         </p>
         <PasswordForm onLoggedIn={onLoggedIn} />
       </div>
-    </div>
+    </main>
   );
 }

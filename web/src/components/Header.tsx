@@ -1,6 +1,8 @@
-import { useState } from 'react';
-import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { Link, useRouterState } from '@tanstack/react-router';
+import { useOnlineCount } from '../lib/realtime.ts';
 import { CloseIcon, MenuIcon, PaletteIcon } from './icons.tsx';
+import { Tooltip } from './Tooltip.tsx';
 
 const NAV = [
   { to: '/gallery', label: 'Gallery' },
@@ -16,11 +18,22 @@ const activeClass = 'bg-amber-100 text-stone-900 dark:bg-stone-800 dark:text-amb
 
 export function Header() {
   const [open, setOpen] = useState(false);
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
 
+  // A new screen closes the menu, and so does Escape.
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  const menuLabel = open ? 'Close menu' : 'Open menu';
   return (
     <header className="sticky top-0 z-40 border-b border-amber-100 bg-white/80 backdrop-blur-md dark:border-stone-800 dark:bg-stone-950/80">
-      <div className="mx-auto flex max-w-7xl items-center justify-between px-4 py-3 sm:px-6">
-        <Link to="/" className="flex items-center gap-2.5 font-display text-xl font-bold text-stone-900 dark:text-amber-50">
+      <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
+        <Link to="/" className="flex shrink-0 items-center gap-2.5 font-display text-xl font-bold text-stone-900 dark:text-amber-50">
           <span className="flex h-9 w-9 items-center justify-center rounded-full bg-gradient-to-br from-amber-400 to-rose-500 text-white shadow-md">
             <PaletteIcon className="h-5 w-5" />
           </span>
@@ -33,35 +46,50 @@ export function Header() {
             </Link>
           ))}
         </nav>
-        <button
-          type="button"
-          className="rounded-full p-2 text-stone-700 hover:bg-amber-100 lg:hidden dark:text-stone-200 dark:hover:bg-stone-800"
-          aria-label="Toggle menu"
-          aria-expanded={open}
-          aria-controls="mobile-menu"
-          onClick={() => setOpen(!open)}
-        >
-          {open ? <CloseIcon className="h-6 w-6" /> : <MenuIcon className="h-6 w-6" />}
-        </button>
+        <div className="flex items-center gap-2">
+          <Presence />
+          <Tooltip label={menuLabel} side="bottom">
+            <button
+              type="button"
+              className="rounded-full p-2 text-stone-700 hover:bg-amber-100 lg:hidden dark:text-stone-200 dark:hover:bg-stone-800"
+              aria-label={menuLabel}
+              aria-expanded={open}
+              aria-controls="mobile-menu"
+              onClick={() => setOpen(!open)}
+            >
+              {open ? <CloseIcon className="h-6 w-6" /> : <MenuIcon className="h-6 w-6" />}
+            </button>
+          </Tooltip>
+        </div>
       </div>
-      {open && (
-        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-amber-100 px-4 pb-4 lg:hidden dark:border-stone-800">
-          <ul className="flex flex-col gap-1 pt-2">
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <Link
-                  to={item.to}
-                  onClick={() => setOpen(false)}
-                  className={`block ${linkClass}`}
-                  activeProps={{ className: activeClass }}
-                >
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      <nav
+        id="mobile-menu"
+        aria-label="Mobile"
+        hidden={!open}
+        className="border-t border-amber-100 px-4 pb-4 lg:hidden dark:border-stone-800"
+      >
+        <ul className="flex flex-col gap-1 pt-2">
+          {NAV.map((item) => (
+            <li key={item.to}>
+              <Link to={item.to} className={`block ${linkClass}`} activeProps={{ className: activeClass }}>
+                {item.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
     </header>
+  );
+}
+
+/** 'N viewing', from the socket's presence count; nothing until the first count arrives. */
+function Presence() {
+  const online = useOnlineCount();
+  if (online === null) return null;
+  return (
+    <p className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-medium whitespace-nowrap text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200">
+      <span className="h-2 w-2 rounded-full bg-emerald-500 motion-safe:animate-pulse" aria-hidden="true" />
+      {online} viewing
+    </p>
   );
 }

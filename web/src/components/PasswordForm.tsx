@@ -34,6 +34,8 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
 
   return (
     <form onSubmit={onSubmit} className="mt-8 space-y-4 text-left">
+      {/* There is no user name, but password managers and the browser expect one beside a password. */}
+      <input type="text" name="username" autoComplete="username" value="tribute-gallery" readOnly hidden />
       <div>
         <label htmlFor="gate-password" className="field-label">
           Password

@@ -3,6 +3,7 @@ import { answerRiddle } from '../queries/gate.ts';
 import { ApiError } from '../lib/api.ts';
 import type { LoginResponse } from '../lib/session.ts';
 import { Modal } from './Modal.tsx';
+import { CakeIcon } from './BirthdayModal.tsx';
 
 interface RiddleModalProps {
   /** 'How old is {name} turning?' — the name is not otherwise known before login. */
@@ -45,9 +46,9 @@ export function RiddleModal({ question, onLoggedIn }: RiddleModalProps) {
   return (
     <Modal
       title={
-        <>
-          <span aria-hidden="true">🎂 </span>A Birthday Riddle
-        </>
+        <span className="inline-flex items-center gap-2">
+          <CakeIcon className="h-7 w-7 text-rose-500" />A Birthday Riddle
+        </span>
       }
       opaque
       className="text-center"

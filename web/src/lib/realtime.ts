@@ -1,4 +1,5 @@
 // The only module that imports socket.io-client (STYLE.md: one wrapper per outside library).
+import { useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { getSessionToken } from './session.ts';
@@ -14,9 +15,29 @@ interface ServerEvents {
   'comments:added': (payload: { position: number; kind: GalleryKind; id: number; commentCount: number }) => void;
   'comments:removed': (payload: { position: number; kind: GalleryKind; id: number; commentCount: number }) => void;
   'admin:queue-changed': (payload: { position: number }) => void;
+  presence: (payload: { online: number }) => void;
 }
 
 type ClientSocket = Socket<ServerEvents, Record<string, never>>;
+
+// How many are viewing right now (the `presence` event); null while unknown or disconnected.
+let online: number | null = null;
+const presenceListeners = new Set<() => void>();
+
+function setOnline(count: number | null) {
+  online = count;
+  for (const listener of presenceListeners) listener();
+}
+
+export function useOnlineCount(): number | null {
+  return useSyncExternalStore(
+    (listener) => {
+      presenceListeners.add(listener);
+      return () => presenceListeners.delete(listener);
+    },
+    () => online,
+  );
+}
 
 /**
  * Opens the live-update socket and keeps TanStack Query in step with it.
@@ -63,7 +84,11 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     void queryClient.invalidateQueries({ queryKey: adminKeys.all });
   });
 
+  socket.on('presence', ({ online: count }) => setOnline(count));
+  socket.on('disconnect', () => setOnline(null));
+
   return () => {
+    setOnline(null);
     socket.removeAllListeners();
     socket.disconnect();
   };

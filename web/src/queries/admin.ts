@@ -1,6 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
 import type { Artwork } from './artworks.ts';
+import type { Media } from './media.ts';
+import type { Story } from './stories.ts';
+import type { GalleryKind } from './gallery.ts';
 
 export interface AdminQueue {
   pending: { artworks: number; stories: number; media: number };
@@ -14,6 +17,8 @@ export const adminKeys = {
   queue: ['admin', 'queue'] as const,
   pendingArtworks: ['admin', 'artworks', 'pending'] as const,
   archivedArtworks: ['admin', 'artworks', 'archived'] as const,
+  pendingStories: ['admin', 'stories', 'pending'] as const,
+  pendingMedia: ['admin', 'media', 'pending'] as const,
 };
 
 // Admin-panel queries raise '{status}: {statusText}' (spec §8).
@@ -40,10 +45,40 @@ export function archivedArtworksQueryOptions() {
   });
 }
 
+export function pendingStoriesQueryOptions() {
+  return queryOptions({
+    queryKey: adminKeys.pendingStories,
+    queryFn: ({ signal }) => adminGet<Story[]>('/api/admin/stories/pending', signal),
+  });
+}
+
+export function pendingMediaQueryOptions() {
+  return queryOptions({
+    queryKey: adminKeys.pendingMedia,
+    queryFn: ({ signal }) => adminGet<Media[]>('/api/admin/media/pending', signal),
+  });
+}
+
 export function reviewArtwork(id: number, status: ReviewDecision, adminNotes: string): Promise<Artwork> {
   return api<Artwork>(`/api/admin/artworks/${id}`, { method: 'PATCH', body: { status, adminNotes } });
 }
 
 export function restoreArtwork(id: number): Promise<unknown> {
   return api(`/api/admin/artworks/${id}/unarchive`, { method: 'POST' });
+}
+
+export function reviewStory(id: number, status: ReviewDecision, adminNotes: string): Promise<Story> {
+  return api<Story>(`/api/admin/stories/${id}`, { method: 'PATCH', body: { status, adminNotes } });
+}
+
+/** Media status changes use their own call (spec §4). */
+export function reviewMedia(id: number, status: ReviewDecision, adminNotes: string): Promise<Media> {
+  return api<Media>(`/api/media/${id}/status`, { method: 'PUT', body: { status, adminNotes } });
+}
+
+const REVIEWS = { artwork: reviewArtwork, story: reviewStory, media: reviewMedia } satisfies Record<GalleryKind, unknown>;
+
+/** Approves or rejects any kind of item, each through its own call. */
+export function reviewItem(kind: GalleryKind, id: number, status: ReviewDecision, adminNotes: string): Promise<unknown> {
+  return REVIEWS[kind](id, status, adminNotes);
 }

@@ -15,7 +15,7 @@ export interface ArtworkItem extends ItemBase {
   kind: 'artwork';
   artistName: string;
   description?: string | null;
-  imageData: string;
+  /** Cards load only this; `imageData` (the display size) is left out of the type on purpose. */
   thumbnailUrl?: string | null;
 }
 

@@ -52,8 +52,14 @@ function SignedInApp({ pathname }: { pathname: string }) {
 
   return (
     <div className="flex min-h-screen flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-stone-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
       {pathname !== '/' && <Header />}
-      <main className="flex-1">
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
       </main>
       {!pathname.startsWith('/admin') && <WelcomeCheck />}

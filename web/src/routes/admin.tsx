@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { adminQueueQueryOptions, pendingArtworksQueryOptions } from '../queries/admin.ts';
@@ -6,6 +6,8 @@ import { getSession, useSession } from '../lib/session.ts';
 import { ShieldIcon } from '../components/icons.tsx';
 import { PendingArtworks } from './-components/admin/PendingArtworks.tsx';
 import { ArchivedArtworks } from './-components/admin/ArchivedArtworks.tsx';
+import { PendingStories } from './-components/admin/PendingStories.tsx';
+import { PendingMedia } from './-components/admin/PendingMedia.tsx';
 
 export const Route = createFileRoute('/admin')({
   loader: ({ context }) => {
@@ -46,6 +48,17 @@ function ReviewPanel() {
     { id: 'archived', label: 'Archived', count: counts?.archived },
   ];
 
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab goes on into the panel.
+  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const index = tabs.findIndex((entry) => entry.id === tab);
+    const next = tabs[(index + step + tabs.length) % tabs.length]!.id;
+    setTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  }
+
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <header className="mb-8 flex items-center gap-4">
@@ -63,7 +76,7 @@ function ReviewPanel() {
         </p>
       )}
 
-      <div role="tablist" aria-label="Review queues" className="mb-6 flex flex-wrap gap-2">
+      <div role="tablist" aria-label="Review queues" onKeyDown={onTabKey} className="mb-6 flex flex-wrap gap-2">
         {tabs.map(({ id, label, count }) => (
           <button
             key={id}
@@ -72,6 +85,7 @@ function ReviewPanel() {
             role="tab"
             aria-selected={tab === id}
             aria-controls={`panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
             onClick={() => setTab(id)}
             className={`inline-flex items-center gap-2 rounded-full px-5 py-2 font-semibold transition ${
               tab === id
@@ -79,7 +93,7 @@ function ReviewPanel() {
                 : 'bg-white/80 text-stone-600 hover:bg-amber-100 dark:bg-stone-900 dark:text-stone-300 dark:hover:bg-stone-800'
             }`}
           >
-            {label}
+            {label}{' '}
             <span className={`rounded-full px-2 py-0.5 text-xs ${tab === id ? 'bg-white/25' : 'bg-amber-100 dark:bg-stone-800'}`}>
               {count ?? '–'}
             </span>
@@ -90,18 +104,9 @@ function ReviewPanel() {
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'artworks' && <PendingArtworks />}
         {tab === 'archived' && <ArchivedArtworks />}
-        {tab === 'stories' && <NotYet>{pendingText(counts?.pending.stories, 'story', 'stories')}</NotYet>}
-        {tab === 'media' && <NotYet>{pendingText(counts?.pending.media, 'media item', 'media items')}</NotYet>}
+        {tab === 'stories' && <PendingStories />}
+        {tab === 'media' && <PendingMedia />}
       </div>
     </div>
   );
-}
-
-function pendingText(count: number | undefined, one: string, many: string): string {
-  if (!count) return `No ${many} pending review.`;
-  return `${count} ${count === 1 ? one : many} pending. Reviewing them here arrives in a later update.`;
-}
-
-function NotYet({ children }: { children: ReactNode }) {
-  return <p className="card p-10 text-center text-stone-500 dark:text-stone-400">{children}</p>;
 }

@@ -6,7 +6,7 @@ import { tributeQueryOptions } from '../queries/tribute.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { gallerySearch } from '../lib/routeParams.ts';
 import { takeGalleryScroll } from '../lib/galleryPosition.ts';
-import { ShieldIcon } from '../components/icons.tsx';
+import { GalleryIcon, ShieldIcon } from '../components/icons.tsx';
 import { ArtworkCard } from './-components/gallery/ArtworkCard.tsx';
 import { StoryCard } from './-components/gallery/StoryCard.tsx';
 import { MediaCard } from './-components/gallery/MediaCard.tsx';
@@ -114,9 +114,7 @@ function GalleryCard({ item, page }: { item: GalleryItem; page: number }) {
 function EmptyState({ title, text }: { title: string; text: string }) {
   return (
     <div className="card mx-auto max-w-lg px-6 py-14 text-center">
-      <p className="text-5xl" aria-hidden="true">
-        🖼️
-      </p>
+      <GalleryIcon className="mx-auto h-12 w-12 text-amber-500" />
       <h2 className="mt-4 font-display text-2xl font-semibold text-stone-900 dark:text-amber-50">{title}</h2>
       <p className="mt-2 text-stone-600 dark:text-stone-400">{text}</p>
     </div>

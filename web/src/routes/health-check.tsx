@@ -1,5 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 
 export const Route = createFileRoute('/health-check')({
-  component: () => <p className="p-6 font-mono">System Status: Operational</p>,
+  component: HealthCheck,
 });
+
+function HealthCheck() {
+  return (
+    <main className="p-6">
+      <h1 className="font-mono text-base font-normal">System Status: Operational</h1>
+    </main>
+  );
+}

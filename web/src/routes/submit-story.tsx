@@ -1,6 +1,145 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { ComingSoon } from '../components/ComingSoon.tsx';
+import { storyKeys, submitStory, type NewStory } from '../queries/stories.ts';
+import { adminKeys } from '../queries/admin.ts';
+import { tributeQueryOptions } from '../queries/tribute.ts';
+import { isValidEmail } from '../lib/validation.ts';
+import { toast } from '../components/Toaster.tsx';
+import { TextField } from './-components/submit/TextField.tsx';
+import { AnonymousCheckbox } from './-components/submit/AnonymousCheckbox.tsx';
+import { PageHeader } from './-components/submit/FormSection.tsx';
 
 export const Route = createFileRoute('/submit-story')({
-  component: () => <ComingSoon title="Tell a Story">Story submissions open soon. Start thinking about your favourite memory!</ComingSoon>,
+  component: SubmitStoryPage,
 });
+
+
+interface StoryErrors {
+  content?: string;
+  authorName?: string;
+  email?: string;
+}
+
+/** Spec §5 Story; name and email are checked only when the story is not anonymous. */
+function storyErrors(content: string, authorName: string, email: string, anonymous: boolean): StoryErrors {
+  const errors: StoryErrors = {};
+  if (!content.trim()) errors.content = 'Please write something before submitting';
+  if (!anonymous && !authorName.trim()) errors.authorName = 'Please enter your name';
+  if (!anonymous && !isValidEmail(email)) errors.email = 'Please enter a valid email address';
+  return errors;
+}
+
+function SubmitStoryPage() {
+  const queryClient = useQueryClient();
+  const name = useQuery(tributeQueryOptions()).data?.name;
+  const [title, setTitle] = useState('');
+  const [content, setContent] = useState('');
+  const [authorName, setAuthorName] = useState('');
+  const [email, setEmail] = useState('');
+  const [anonymous, setAnonymous] = useState(false);
+  const [errors, setErrors] = useState<StoryErrors>({});
+
+  function clear() {
+    setTitle('');
+    setContent('');
+    setAuthorName('');
+    setEmail('');
+    setAnonymous(false);
+    setErrors({});
+  }
+
+  const submit = useMutation({
+    mutationFn: (story: NewStory) => submitStory(story),
+    onSuccess: () => {
+      toast({ title: 'Story submitted!', description: `Thank you for sharing your story about ${name ?? 'our friend'}!` });
+      clear();
+      void queryClient.invalidateQueries({ queryKey: storyKeys.all });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: (error) => {
+      toast({ title: 'Error', description: `Submission failed: Error: ${error.message}`, variant: 'destructive' });
+    },
+  });
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = storyErrors(content, authorName, email, anonymous);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    submit.mutate({
+      title: title.trim() || null,
+      content: content.trim(),
+      authorName: anonymous ? 'Anonymous' : authorName.trim(),
+      // anonymous stories need no contact details (spec §2: name and email are disabled)
+      email: anonymous ? null : email.trim(),
+      isAnonymous: anonymous,
+    });
+  }
+
+  const edit = (field: keyof StoryErrors, set: (value: string) => void) => (value: string) => {
+    set(value);
+    if (errors[field]) setErrors({ ...errors, [field]: undefined });
+  };
+
+  function onAnonymous(checked: boolean) {
+    setAnonymous(checked);
+    if (checked) setErrors({ content: errors.content });
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
+      <PageHeader title="Tell a Story">
+        Share a memory, a funny moment or a few kind words about {name ?? 'our friend'}. Stories appear in the gallery once approved.
+      </PageHeader>
+
+      <form onSubmit={onSubmit} noValidate className="card space-y-6 p-6 sm:p-8">
+        <TextField label="Title" value={title} onChange={setTitle} optional placeholder="A headline for your story" />
+        <TextField
+          label="Your Story"
+          value={content}
+          onChange={edit('content', setContent)}
+          multiline
+          rows={8}
+          required
+          placeholder="Once upon a time at the office..."
+          error={errors.content}
+        />
+        <div className="grid gap-6 sm:grid-cols-2">
+          <TextField
+            label="Your Name"
+            value={authorName}
+            onChange={edit('authorName', setAuthorName)}
+            required={!anonymous}
+            disabled={anonymous}
+            autoComplete="name"
+            error={errors.authorName}
+          />
+          <TextField
+            label="Email"
+            type="email"
+            value={email}
+            onChange={edit('email', setEmail)}
+            required={!anonymous}
+            disabled={anonymous}
+            autoComplete="email"
+            error={errors.email}
+          />
+        </div>
+        <AnonymousCheckbox
+          checked={anonymous}
+          onChange={onAnonymous}
+          hint="Your story will show By Anonymous, and no name or email is needed."
+        />
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <button type="button" onClick={clear} disabled={submit.isPending} className="btn-secondary py-3">
+            Clear Form
+          </button>
+          <button type="submit" disabled={submit.isPending} className="btn-primary py-3 text-lg sm:min-w-56">
+            {submit.isPending ? 'Submitting...' : 'Submit to Gallery'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,16 +1,15 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { Artwork } from '../../../queries/artworks.ts';
 import { Spinner } from '../../../components/Spinner.tsx';
 
-interface AdminListProps {
-  query: UseQueryResult<Artwork[]>;
+interface AdminListProps<T> {
+  query: UseQueryResult<T[]>;
   empty: string;
-  children: (artwork: Artwork) => ReactNode;
+  children: (item: T) => ReactNode;
 }
 
 /** Loading, error and empty states shared by the admin tabs. */
-export function AdminList({ query, empty, children }: AdminListProps) {
+export function AdminList<T>({ query, empty, children }: AdminListProps<T>) {
   if (query.isPending) {
     return (
       <div className="flex justify-center py-16 text-amber-600" role="status" aria-label="Loading">

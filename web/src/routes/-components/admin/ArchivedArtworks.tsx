@@ -33,7 +33,7 @@ function ArchivedArtworkCard({ artwork }: { artwork: Artwork }) {
     <li className="card flex items-center gap-4 p-4">
       <img
         src={artwork.thumbnailUrl ?? artwork.imageData}
-        alt={artwork.title || 'Untitled artwork'}
+        alt={artwork.title || `Artwork by ${artwork.artistName}`}
         className="h-20 w-20 shrink-0 rounded-xl object-cover"
       />
       <div className="min-w-0 flex-1">

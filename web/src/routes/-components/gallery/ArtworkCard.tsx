@@ -8,15 +8,15 @@ export function ArtworkCard({ item, page }: { item: ArtworkItem; page: number })
     <article className="card group relative flex w-full flex-col overflow-hidden transition hover:-translate-y-1 hover:shadow-xl">
       <div className="aspect-[4/3] overflow-hidden bg-amber-100 dark:bg-stone-800">
         <img
-          src={item.thumbnailUrl ?? item.imageData}
-          alt={item.title || 'Untitled artwork'}
+          src={item.thumbnailUrl ?? `/api/artworks/${item.id}/image/thumbnail`}
+          alt={item.title || `Artwork by ${item.artistName}`}
           loading="lazy"
           decoding="async"
           className="h-full w-full object-cover transition duration-500 group-hover:scale-105"
         />
       </div>
       <div className="p-4">
-        <h3 className="line-clamp-1 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
+        <h2 className="line-clamp-1 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
           <Link
             to="/artwork/$id"
             params={{ id: item.id }}
@@ -26,7 +26,7 @@ export function ArtworkCard({ item, page }: { item: ArtworkItem; page: number })
           >
             {item.title || 'Untitled'}
           </Link>
-        </h3>
+        </h2>
         <p className="mt-0.5 text-sm text-stone-500 dark:text-stone-400">By {item.artistName}</p>
       </div>
       <CardFooter item={item} />

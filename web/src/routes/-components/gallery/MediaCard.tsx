@@ -38,12 +38,12 @@ export function MediaCard({ item, page }: { item: MediaItem; page: number }) {
             </span>
           </span>
         )}
-        <span className="absolute top-3 left-3 rounded-full bg-white/90 px-2.5 py-0.5 text-xs font-semibold text-stone-800 capitalize shadow">
-          {item.mediaType}
+        <span className="absolute top-3 left-3 rounded-full bg-white/90 px-2.5 py-0.5 text-xs font-semibold text-stone-800 shadow">
+          {video ? 'Video' : 'Audio'}
         </span>
       </div>
       <div className="p-4">
-        <h3 className="line-clamp-1 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
+        <h2 className="line-clamp-1 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
           <Link
             to="/media/$id"
             params={{ id: item.id }}
@@ -53,7 +53,7 @@ export function MediaCard({ item, page }: { item: MediaItem; page: number }) {
           >
             {item.title || (video ? 'Untitled video' : 'Untitled audio')}
           </Link>
-        </h3>
+        </h2>
         {item.description && <p className="mt-1 line-clamp-2 text-sm text-stone-600 dark:text-stone-400">{item.description}</p>}
         {tagList(item.tags).length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1.5">

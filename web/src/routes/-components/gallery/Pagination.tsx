@@ -21,14 +21,14 @@ const pageButton =
 export function Pagination({ page, pageCount, onPage }: PaginationProps) {
   if (pageCount <= 1) return null;
   return (
-    <nav aria-label="Pagination" className="mt-12 flex items-center justify-center gap-1.5">
+    <nav aria-label="Pagination" className="mt-12 flex flex-wrap items-center justify-center gap-1 sm:gap-1.5">
       <button
         type="button"
         onClick={() => onPage(page - 1)}
         disabled={page <= 1}
-        className={`${pageButton} btn-secondary px-4`}
+        className={`${pageButton} btn-secondary px-3 sm:px-4`}
       >
-        <ChevronLeftIcon className="h-4 w-4" /> Previous
+        <ChevronLeftIcon className="h-4 w-4" /> <span className="sr-only sm:not-sr-only">Previous</span>
       </button>
       {pageWindow(page, pageCount).map((number) => (
         <button
@@ -50,9 +50,9 @@ export function Pagination({ page, pageCount, onPage }: PaginationProps) {
         type="button"
         onClick={() => onPage(page + 1)}
         disabled={page >= pageCount}
-        className={`${pageButton} btn-secondary px-4`}
+        className={`${pageButton} btn-secondary px-3 sm:px-4`}
       >
-        Next <ChevronRightIcon className="h-4 w-4" />
+        <span className="sr-only sm:not-sr-only">Next</span> <ChevronRightIcon className="h-4 w-4" />
       </button>
     </nav>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { SearchIcon } from '../../../components/icons.tsx';
 
 const DEBOUNCE_MS = 300;
@@ -12,10 +12,22 @@ interface SearchBoxProps {
 export function SearchBox({ value, onSearch }: SearchBoxProps) {
   const [text, setText] = useState(value);
 
+  const reported = useRef(value);
+
+  // The URL can change under the box (back and forward): show what is actually searched then,
+  // but never overwrite typing that the box itself reported.
+  useEffect(() => {
+    if (value !== reported.current) setText(value);
+    reported.current = value;
+  }, [value]);
+
   useEffect(() => {
     const query = text.trim();
     if (query === value) return;
-    const timer = setTimeout(() => onSearch(query), DEBOUNCE_MS);
+    const timer = setTimeout(() => {
+      reported.current = query;
+      onSearch(query);
+    }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text, value, onSearch]);
 

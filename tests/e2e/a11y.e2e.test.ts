@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { removeTestMedia } from '../support/media.ts';
+import { seeder, signedInContext } from '../support/seedGallery.ts';
+import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+
+/**
+ * Every screen, light and dark, at 1280x800 and 390x844: axe finds nothing serious or critical, and a
+ * screenshot of each lands in test-results/screens/ for a person to look at.
+ */
+
+let t: TestServer;
+let birthday: TestServer;
+let browser: Browser;
+const ids = { artwork: 0, story: 0, media: 0 };
+
+const SCREENS_DIR = 'test-results/screens';
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const THEMES = ['light', 'dark'] as const;
+
+interface Finding {
+  screen: string;
+  theme: string;
+  viewport: string;
+  rule: string;
+  impact: string | null | undefined;
+  targets: string[];
+  summary: string;
+}
+const findings: Finding[] = [];
+
+beforeAll(async () => {
+  [t, birthday, browser] = await Promise.all([
+    startTestServer(),
+    startTestServer({ TRIBUTE_BIRTHDAY: new Date().toISOString().slice(0, 10), TZ: 'UTC' }),
+    launchChromium(),
+  ]);
+  const seed = await seeder(t);
+  ids.artwork = await seed.artwork({ title: 'Harbour at Dawn', artistName: 'Morgan Lee', description: 'Boats in the mist' });
+  ids.story = await seed.story({ title: 'The Coffee Machine', content: 'Every morning at seven\nthe coffee machine sang.' });
+  ids.media = await seed.media({ file: 'mp4', title: 'Team Video', description: 'A message from the team', tags: 'party, cheers' });
+  await seed.story({ content: 'A story without a title, told anonymously, about the first open house we ran.', isAnonymous: true });
+  await seed.media({ file: 'mp3', title: 'Birthday Song', description: 'Sung by the sales floor' });
+  await seed.comment('artworks', ids.artwork, 'Lovely colours');
+  // Something waiting in the admin queue.
+  await seed.guest('POST', '/api/stories', {
+    title: 'Pending story',
+    content: 'Waiting for review',
+    authorName: 'Robin Writer',
+    email: 'robin@example.com',
+    isAnonymous: false,
+  });
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  fs.writeFileSync('test-results/a11y.json', `${JSON.stringify(findings, null, 2)}\n`);
+  await browser?.close();
+  await Promise.all([t?.close(), birthday?.close()]);
+  await removeTestMedia();
+});
+
+interface Screen {
+  name: string;
+  /** A dialog over the page: photograph the viewport, not the whole page behind it. */
+  dialog?: boolean;
+  /** Opens the screen in a fresh context and returns something that is visible once it is ready. */
+  open(context: { theme: (typeof THEMES)[number]; viewport: (typeof VIEWPORTS)[keyof typeof VIEWPORTS] }): Promise<{
+    page: Page;
+    ready: Locator;
+    close(): Promise<void>;
+  }>;
+}
+
+function signedIn(role: 'guest' | 'admin', path: string | (() => string), ready: (page: Page) => Locator): Screen['open'] {
+  return async ({ theme, viewport }) => {
+    const { context, page } = await signedInContext(browser, t, role, { colorScheme: theme, viewport });
+    await page.goto(typeof path === 'string' ? path : path());
+    return { page, ready: ready(page), close: () => context.close() };
+  };
+}
+
+function anonymous(server: () => TestServer, ready: (page: Page) => Locator, setup?: (context: BrowserContext, page: Page) => Promise<void>): Screen['open'] {
+  return async ({ theme, viewport }) => {
+    const context = await browser.newContext({ baseURL: server().url, colorScheme: theme, viewport });
+    const page = await context.newPage();
+    await page.goto('/');
+    await setup?.(context, page);
+    return { page, ready: ready(page), close: () => context.close() };
+  };
+}
+
+async function passGate(context: BrowserContext, page: Page, time: string) {
+  await context.clock.setFixedTime(new Date(time));
+  await page.reload();
+  await page.getByLabel('Password').fill(PASSWORDS.guest);
+  await page.getByRole('button', { name: 'Enter Gallery' }).click();
+}
+
+const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { name }).first();
+
+const SCREENS: Screen[] = [
+  { name: 'gate', open: anonymous(() => t, heading('Access Required')) },
+  { name: 'riddle', dialog: true, open: anonymous(() => birthday, (page) => page.getByText('How old is Alex turning?')) },
+  {
+    name: 'welcome',
+    dialog: true,
+    open: anonymous(() => t, (page) => page.getByRole('dialog', { name: /Welcome to/ }), (context, page) => passGate(context, page, '2025-09-01T10:00:00')),
+  },
+  {
+    name: 'birthday',
+    dialog: true,
+    open: anonymous(() => t, (page) => page.getByRole('dialog', { name: 'HAPPY BIRTHDAY' }), (context, page) => passGate(context, page, '2025-09-12T10:00:00')),
+  },
+  { name: 'landing', open: signedIn('guest', '/', (page) => page.getByRole('link', { name: 'Browse Gallery' })) },
+  { name: 'gallery', open: signedIn('guest', '/gallery', (page) => page.locator('main article').first()) },
+  // Detail paths need the ids seeded in beforeAll, so they are read when the screen opens.
+  { name: 'artwork', open: signedIn('guest', () => `/artwork/${ids.artwork}`, heading('Harbour at Dawn')) },
+  { name: 'story', open: signedIn('guest', () => `/story/${ids.story}`, heading('The Coffee Machine')) },
+  { name: 'media', open: signedIn('guest', () => `/media/${ids.media}`, heading('Team Video')) },
+  { name: 'submit', open: signedIn('guest', '/submit', heading('Submit Your Artwork')) },
+  { name: 'submit-story', open: signedIn('guest', '/submit-story', (page) => page.locator('main h1').first()) },
+  { name: 'submit-media', open: signedIn('guest', '/submit-media', (page) => page.locator('main h1').first()) },
+  { name: 'create', open: signedIn('guest', '/create', (page) => page.locator('main canvas').first()) },
+  { name: 'admin', open: signedIn('admin', '/admin', (page) => page.getByRole('tab').first()) },
+  { name: '404', open: signedIn('guest', '/no-such-page', heading('Page Not Found')) },
+  {
+    name: 'health-check',
+    // The server answers /health-check itself (plain text for monitors); this is the app's own screen.
+    open: async ({ theme, viewport }) => {
+      const { context, page } = await signedInContext(browser, t, 'guest', { colorScheme: theme, viewport });
+      await page.route('**/health-check', async (route) => route.fulfill({ response: await route.fetch({ url: `${t.url}/` }) }));
+      await page.goto('/health-check');
+      return { page, ready: page.getByText('System Status: Operational'), close: () => context.close() };
+    },
+  },
+];
+
+describe.each(THEMES)('%s theme', (theme) => {
+  it.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s: no serious or critical axe violations', async (name, screen) => {
+    const serious: Finding[] = [];
+    for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+      const { page, ready, close } = await screen.open({ theme, viewport });
+      try {
+        await expect
+          .poll(() => ready.isVisible(), { timeout: 15_000 })
+          .toBe(true)
+          .catch(async (error: unknown) => {
+            await page.screenshot({ path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}-NOT-READY.png` });
+            throw error;
+          });
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        // Let entrance animations settle so the screenshot and the contrast checks see the final look.
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`, fullPage: viewportName === 'desktop' && !screen.dialog });
+        const results = await new AxeBuilder({ page }).analyze();
+        for (const violation of results.violations) {
+          const finding: Finding = {
+            screen: name,
+            theme,
+            viewport: viewportName,
+            rule: violation.id,
+            impact: violation.impact,
+            targets: violation.nodes.map((node) => node.target.join(' ')),
+            summary: violation.help,
+          };
+          findings.push(finding);
+          if (violation.impact === 'serious' || violation.impact === 'critical') serious.push(finding);
+        }
+      } finally {
+        await close();
+      }
+    }
+    expect(serious).toEqual([]);
+  });
+});

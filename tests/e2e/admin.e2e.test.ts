@@ -1,0 +1,196 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { jpegDataUrl } from '../support/images.ts';
+import { makeTestMedia, removeTestMedia } from '../support/media.ts';
+import { signedInContext } from '../support/seedGallery.ts';
+import { client, startTestServer, type TestServer } from '../support/server.ts';
+
+let t: TestServer;
+let browser: Browser;
+let guestToken: string;
+let guestCall: ReturnType<typeof client>;
+let adminCall: ReturnType<typeof client>;
+const contexts: BrowserContext[] = [];
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  guestToken = await t.login('guest');
+  guestCall = client(t.url, guestToken);
+  adminCall = client(t.url, await t.login('admin'));
+});
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await removeTestMedia();
+});
+
+function created(response: { status: number; body: unknown }): number {
+  if (response.status !== 201) throw new Error(`seed: ${response.status} ${JSON.stringify(response.body)}`);
+  return (response.body as { id: number }).id;
+}
+
+/** Submissions as a guest sends them: all pending. */
+const submit = {
+  async artwork(title: string) {
+    return created(
+      await guestCall('POST', '/api/artworks', {
+        title,
+        artistName: 'Sam Painter',
+        email: 'sam@example.com',
+        imageData: await jpegDataUrl(320, 240),
+        isFromCanvas: 'false',
+      }),
+    );
+  },
+  async story(title: string, content: string) {
+    return created(await guestCall('POST', '/api/stories', { title, content, authorName: 'Robin Writer', email: 'robin@example.com', isAnonymous: false }));
+  },
+  async media(title: string) {
+    const files = await makeTestMedia();
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(files.mp4)], { type: 'video/mp4' }), 'clip.mp4');
+    const response = await fetch(`${t.url}/api/upload-direct`, { method: 'POST', headers: { 'x-session-token': guestToken }, body: form });
+    const upload = (await response.json()) as { path: string };
+    return created(
+      await guestCall('POST', '/api/media', {
+        title,
+        artistName: 'Val Filmer',
+        email: 'val@example.com',
+        mediaType: 'video',
+        mediaData: upload.path,
+        mimeType: 'video/mp4',
+      }),
+    );
+  },
+  async archivedArtwork(title: string) {
+    const id = await this.artwork(title);
+    await adminCall('PATCH', `/api/admin/artworks/${id}`, { status: 'approved' });
+    await adminCall('PATCH', `/api/admin/artworks/${id}`, { status: 'archived' });
+    return id;
+  },
+};
+
+async function adminPage(options: BrowserContextOptions = {}): Promise<Page> {
+  const { context, page } = await signedInContext(browser, t, 'admin', options);
+  contexts.push(context);
+  await page.goto('/admin');
+  await visible(page.getByRole('heading', { name: 'Admin Panel' }));
+  return page;
+}
+
+const visible = (locator: { isVisible(): Promise<boolean> }, timeout = 10_000) =>
+  expect.poll(() => locator.isVisible(), { timeout }).toBe(true);
+
+async function toastSays(page: Page, title: string, description?: string) {
+  const toasts = page.getByRole('region', { name: /Notifications/ });
+  await visible(toasts.getByText(title, { exact: true }));
+  if (description) await visible(toasts.getByText(description, { exact: true }));
+}
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegExp(`^${name} `) });
+const expectCount = (page: Page, name: string, count: number) =>
+  expect.poll(() => tab(page, name).textContent(), { timeout: 10_000 }).toBe(`${name} ${count}`);
+const card = (page: Page, text: string) => page.getByRole('listitem').filter({ hasText: text });
+
+describe('admin review panel', () => {
+  it('counts every queue, approves and rejects stories, approves media, restores an archived artwork', async () => {
+    await submit.artwork('Pending Sunset');
+    const approvedStory = await submit.story('The Day We Moved', 'Boxes everywhere.\nCoffee nowhere.');
+    const rejectedStory = await submit.story('Not This One', 'Off topic.');
+    const media = await submit.media('Party Greeting');
+    const archived = await submit.archivedArtwork('Old Poster');
+
+    const page = await adminPage();
+    const sent: Request[] = [];
+    page.on('request', (request) => void (request.method() !== 'GET' && sent.push(request)));
+    await expectCount(page, 'Artworks', 1);
+    await expectCount(page, 'Stories', 2);
+    await expectCount(page, 'Media', 1);
+    await expectCount(page, 'Archived', 1);
+
+    await tab(page, 'Stories').click();
+    expect(await tab(page, 'Stories').getAttribute('aria-selected')).toBe('true');
+    const story = card(page, 'The Day We Moved');
+    await visible(story.getByText('robin@example.com'));
+    await visible(story.getByText(/Boxes everywhere\./));
+    await story.getByLabel('Admin notes').fill('Lovely');
+    await story.getByRole('button', { name: 'Approve' }).click();
+    await toastSays(page, 'Story updated');
+    await expectCount(page, 'Stories', 1);
+    expect(sent.at(-1)!.method()).toBe('PATCH');
+    expect(sent.at(-1)!.url()).toMatch(new RegExp(`/api/admin/stories/${approvedStory}$`));
+    await card(page, 'Not This One').getByRole('button', { name: 'Reject' }).click();
+    await toastSays(page, 'Story updated');
+    await visible(page.getByText('No stories are waiting for review.'));
+    await expectCount(page, 'Stories', 0);
+    expect((await guestCall('GET', `/api/stories/${approvedStory}`)).status).toBe(200);
+    expect((await guestCall('GET', `/api/stories/${rejectedStory}`)).status).toBe(404);
+    expect((await adminCall('GET', `/api/stories/${approvedStory}`)).body.adminNotes).toBe('Lovely');
+
+    await tab(page, 'Media').click();
+    const clip = card(page, 'Party Greeting');
+    const player = clip.locator('video');
+    await visible(player);
+    expect(await player.locator('source').first().getAttribute('src')).toBe(`/api/media/${media}/stream`);
+    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await clip.getByRole('button', { name: 'Approve' }).click();
+    await toastSays(page, 'Media updated');
+    await expectCount(page, 'Media', 0);
+    expect(sent.at(-1)!.method()).toBe('PUT');
+    expect(sent.at(-1)!.url()).toMatch(new RegExp(`/api/media/${media}/status$`));
+    expect((await guestCall('GET', `/api/media/${media}`)).status).toBe(200);
+
+    await tab(page, 'Archived').click();
+    await card(page, 'Old Poster').getByRole('button', { name: 'Restore' }).click();
+    await toastSays(page, 'Artwork restored');
+    await expectCount(page, 'Archived', 0);
+    expect((await guestCall('GET', `/api/artworks/${archived}`)).status).toBe(200);
+
+    await tab(page, 'Artworks').click();
+    await card(page, 'Pending Sunset').getByRole('button', { name: 'Approve' }).click();
+    await toastSays(page, 'Artwork updated');
+    await expectCount(page, 'Artworks', 0);
+  });
+
+  it('on a phone: arrow keys move between tabs, and failures are reported in the spec words', async () => {
+    await submit.story('Stuck Story', 'Waiting.');
+    await submit.media('Stuck Clip');
+    await submit.archivedArtwork('Stuck Poster');
+    const page = await adminPage(PHONE);
+    const refuse = (status: number, message: string) => (route: import('playwright-core').Route) =>
+      route.request().method() === 'GET'
+        ? route.fallback()
+        : route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ message }) });
+    await page.route('**/api/admin/stories/*', refuse(500, 'Queue is stuck'));
+    await page.route('**/api/media/*/status', refuse(409, 'Someone else changed it'));
+    await page.route('**/api/admin/artworks/*/unarchive', refuse(500, 'Cannot restore now'));
+
+    await tab(page, 'Artworks').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await tab(page, 'Stories').getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-stories');
+    await card(page, 'Stuck Story').getByRole('button', { name: 'Approve' }).click();
+    await toastSays(page, 'Failed to update story: Queue is stuck');
+
+    await tab(page, 'Media').click();
+    await card(page, 'Stuck Clip').getByRole('button', { name: 'Reject' }).click();
+    await toastSays(page, 'Failed to update media: Someone else changed it');
+
+    await tab(page, 'Archived').click();
+    await card(page, 'Stuck Poster').getByRole('button', { name: 'Restore' }).click();
+    await toastSays(page, 'Failed to restore artwork: Cannot restore now');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // a failing queue reads '{status}: {statusText}'
+    await page.route('**/api/admin/media/pending', (route) => route.fulfill({ status: 503, body: 'down for maintenance' }));
+    await page.reload();
+    await tab(page, 'Media').click();
+    await visible(page.getByText('503: Service Unavailable', { exact: true }));
+  });
+});

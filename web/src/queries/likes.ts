@@ -1,0 +1,61 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../lib/api.ts';
+import type { GalleryKind } from './gallery.ts';
+import { itemKey, itemPath } from './itemKinds.ts';
+
+/** A visitor's like state on a detail page (spec §3 "Like state per item"). */
+export interface LikeState {
+  liked: boolean;
+  count: number;
+}
+
+interface LikeAnswer {
+  count?: number;
+  likeCount?: number;
+  liked?: boolean;
+  hasLiked?: boolean;
+}
+
+export const likeKey = (kind: GalleryKind, id: number) => [...itemKey(kind, id), 'likes'] as const;
+
+export function likeQueryOptions(kind: GalleryKind, id: number) {
+  return queryOptions({
+    queryKey: likeKey(kind, id),
+    queryFn: ({ signal }) => loadLikes(kind, id, signal),
+  });
+}
+
+// Spec §7: media answers in one call; artworks and stories ask "has liked" and "how many" separately,
+// where a failed or non-JSON count reads as 0.
+async function loadLikes(kind: GalleryKind, id: number, signal: AbortSignal): Promise<LikeState> {
+  const base = itemPath(kind, id);
+  if (kind === 'media') {
+    const answer = await api<LikeAnswer | null>(`${base}/likes`, { signal });
+    return { liked: Boolean(answer?.hasLiked ?? answer?.liked), count: answer?.likeCount ?? answer?.count ?? 0 };
+  }
+  const [check, count] = await Promise.all([
+    api<LikeAnswer | null>(`${base}/likes/check`, { signal }).catch(() => null),
+    api<LikeAnswer | null>(`${base}/likes/count`, { signal }).catch(() => null),
+  ]);
+  return { liked: Boolean(check?.hasLiked), count: typeof count?.count === 'number' ? count.count : 0 };
+}
+
+/**
+ * Likes or unlikes, each kind through its own call (spec §7): artworks POST or DELETE `likes`,
+ * stories and media toggle through POST `like`.
+ */
+export async function toggleLike(kind: GalleryKind, id: number, current: LikeState): Promise<LikeState> {
+  const base = itemPath(kind, id);
+  const answer =
+    kind === 'artwork'
+      ? await api<LikeAnswer | null>(`${base}/likes`, { method: current.liked ? 'DELETE' : 'POST' })
+      : await api<LikeAnswer | null>(`${base}/like`, { method: 'POST' });
+  const liked = answer?.liked ?? answer?.hasLiked ?? !current.liked;
+  const count = answer?.likeCount ?? answer?.count ?? Math.max(0, current.count + (liked ? 1 : -1));
+  return { liked, count };
+}
+
+/** '1 like' or 'N likes' (spec §4 Likes). */
+export function likeCountText(count: number): string {
+  return count === 1 ? '1 like' : `${count} likes`;
+}

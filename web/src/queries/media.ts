@@ -1,0 +1,159 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../lib/api.ts';
+import { getSessionToken } from '../lib/session.ts';
+import type { MediaItem } from './gallery.ts';
+import { itemKey } from './itemKinds.ts';
+
+export type MediaType = 'video' | 'audio';
+
+export interface Media extends MediaItem {
+  mimeType: string;
+  /** The stored path; the player's fallback source (spec §7). */
+  mediaData: string;
+  streamUrl?: string;
+  processing?: boolean;
+  durationSeconds?: number | null;
+  status: string;
+  approvedAt?: string | null;
+  /** Admins only. */
+  email?: string | null;
+  adminNotes?: string | null;
+}
+
+export interface NewMedia {
+  title: string;
+  description: string;
+  artistName: string;
+  email: string;
+  mediaType: MediaType;
+  mediaData: string;
+  mimeType: string;
+  status: 'pending';
+}
+
+export interface UploadResult {
+  success: boolean;
+  error?: string;
+  id: string;
+  path: string;
+  supabasePath?: string;
+  /** What the server found in the file; more reliable than the browser's guess from the name. */
+  mediaType?: MediaType;
+  mimeType?: string;
+}
+
+// Spec §9: 536870912 bytes, video/* and audio/* only.
+export const MEDIA_MAX_BYTES = 512 * 1024 * 1024;
+const UPLOAD_TIMEOUT_MS = 30 * 60 * 1000;
+
+export const mediaKeys = {
+  all: ['media'] as const,
+  detail: (id: number) => itemKey('media', id),
+};
+
+export function mediaQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: mediaKeys.detail(id),
+    queryFn: ({ signal }) => api<Media>(`/api/media/${id}`, { signal }),
+  });
+}
+
+/** The first source for the player (spec §7); the stored path is the fallback. */
+export function mediaStreamUrl(id: number): string {
+  return `/api/media/${id}/stream`;
+}
+
+/** Tags are a comma-separated string (spec §3); an array is tolerated too. */
+export function mediaTags(tags: MediaItem['tags']): string[] {
+  const list = Array.isArray(tags) ? tags : (tags ?? '').split(',');
+  return list.map((tag) => tag.trim()).filter(Boolean);
+}
+
+export function mediaTypeOf(mimeType: string): MediaType | null {
+  if (mimeType.startsWith('video/')) return 'video';
+  if (mimeType.startsWith('audio/')) return 'audio';
+  return null;
+}
+
+/** An upload that failed; `message` is the spec §8 text, `serverMessage` what the server said, if anything. */
+export class UploadError extends Error {
+  readonly serverMessage: string | undefined;
+  constructor(message: string, serverMessage?: string) {
+    super(message);
+    this.name = 'UploadError';
+    this.serverMessage = serverMessage;
+  }
+}
+
+/**
+ * Sends the file alone to POST /api/upload-direct. XMLHttpRequest rather than the request helper,
+ * because fetch cannot report upload progress; `onProgress` gets whole percentages.
+ */
+export function uploadMediaFile(file: File, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/upload-direct');
+    xhr.withCredentials = true;
+    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    const token = getSessionToken();
+    if (token) xhr.setRequestHeader('x-session-token', token);
+
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+    };
+    xhr.onload = () => {
+      const body = parseJson(xhr.responseText);
+      if (xhr.status < 200 || xhr.status >= 300) {
+        reject(new UploadError(`Upload failed: Server error (${xhr.status}). Please try again.`, messageOf(body)));
+        return;
+      }
+      if (!isUploadResult(body)) {
+        reject(new UploadError('Upload error: Invalid server response', messageOf(body)));
+        return;
+      }
+      resolve(body);
+    };
+    xhr.onerror = () => reject(new UploadError('Network error: Connection failed. Please check your internet and try again.'));
+    xhr.ontimeout = () => reject(new UploadError('Upload timeout: Upload took too long. Please try again.'));
+    xhr.onabort = () => reject(new UploadError('Upload failed: An error occurred during upload'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+
+    const form = new FormData();
+    form.append('file', file);
+    try {
+      xhr.send(form);
+    } catch {
+      reject(new UploadError('Upload failed: An error occurred during upload'));
+    }
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  const message = record.message ?? record.error;
+  return typeof message === 'string' && message ? message : undefined;
+}
+
+function isUploadResult(body: unknown): body is UploadResult {
+  if (!body || typeof body !== 'object') return false;
+  const record = body as Record<string, unknown>;
+  return record.success === true && typeof record.path === 'string' && record.path !== '';
+}
+
+export function submitMedia(media: NewMedia): Promise<Media> {
+  return api<Media>('/api/media', { method: 'POST', body: media });
+}
+
+/** Video post-processing after the save (spec §7); harmless to repeat. */
+export function processMedia(id: number, path: string): Promise<unknown> {
+  return api('/api/process', { method: 'POST', body: { id, path } });
+}

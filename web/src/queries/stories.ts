@@ -1,0 +1,47 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../lib/api.ts';
+import type { StoryItem } from './gallery.ts';
+import { itemKey } from './itemKinds.ts';
+
+export interface Story extends StoryItem {
+  status: string;
+  approvedAt?: string | null;
+  /** Admins only. */
+  email?: string | null;
+  adminNotes?: string | null;
+}
+
+export interface NewStory {
+  title: string | null;
+  content: string;
+  authorName: string;
+  /** null for anonymous stories */
+  email: string | null;
+  isAnonymous: boolean;
+}
+
+export const storyKeys = {
+  all: ['stories'] as const,
+  detail: (id: number) => itemKey('story', id),
+};
+
+export function storyQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: storyKeys.detail(id),
+    queryFn: ({ signal }) => api<Story>(`/api/stories/${id}`, { signal }),
+  });
+}
+
+export function submitStory(story: NewStory): Promise<Story> {
+  return api<Story>('/api/stories', { method: 'POST', body: story });
+}
+
+/** Spec §2 Story: the title, or the first six words of the content followed by '...'. */
+export function storyTitle(story: Pick<Story, 'title' | 'content'>): string {
+  if (story.title?.trim()) return story.title.trim();
+  return `${story.content.trim().split(/\s+/).slice(0, 6).join(' ')}...`;
+}
+
+export function storyAuthor(story: Pick<Story, 'isAnonymous' | 'authorName'>): string {
+  return story.isAnonymous ? 'Anonymous' : story.authorName;
+}

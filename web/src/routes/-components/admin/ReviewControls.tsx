@@ -1,0 +1,76 @@
+import { useId, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { adminKeys, reviewItem, type ReviewDecision } from '../../../queries/admin.ts';
+import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
+import { ITEM_KINDS, itemKey } from '../../../queries/itemKinds.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { toast } from '../../../components/Toaster.tsx';
+
+interface ReviewControlsProps {
+  kind: GalleryKind;
+  id: number;
+  /** How the item is named in the toast. */
+  label: string;
+  adminNotes: string | null | undefined;
+}
+
+/** Admin notes with Approve and Reject, the same for every kind (spec §4 Submission lifecycle). */
+export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsProps) {
+  const queryClient = useQueryClient();
+  const notesId = useId();
+  const [notes, setNotes] = useState(adminNotes ?? '');
+  const { noun, Noun } = ITEM_KINDS[kind];
+
+  const review = useMutation({
+    mutationFn: (status: ReviewDecision) => reviewItem(kind, id, status, notes.trim()),
+    onSuccess: (_result, status) => {
+      toast({ title: `${Noun} updated`, description: `"${label}" was ${status}.` });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+      void queryClient.invalidateQueries({ queryKey: itemKey(kind, id) });
+    },
+    onError: (error) => {
+      toast({ title: 'Error', description: `Failed to update ${noun}: ${error.message}`, variant: 'destructive' });
+    },
+  });
+
+  return (
+    <>
+      <div>
+        <label htmlFor={notesId} className="field-label">
+          Admin notes
+        </label>
+        <textarea id={notesId} rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} className="field" />
+      </div>
+      <div className="flex gap-3">
+        <button
+          type="button"
+          disabled={review.isPending}
+          onClick={() => review.mutate('approved')}
+          className="inline-flex items-center rounded-full bg-emerald-700 px-5 py-2 font-semibold text-white transition hover:bg-emerald-800 disabled:opacity-50"
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          disabled={review.isPending}
+          onClick={() => review.mutate('rejected')}
+          className="inline-flex items-center rounded-full bg-rose-600 px-5 py-2 font-semibold text-white transition hover:bg-rose-700 disabled:opacity-50"
+        >
+          Reject
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** Who sent it, their address and when, for every pending card. */
+export function Submitter({ by, email, createdAt }: { by: string; email: string | null | undefined; createdAt: string | undefined }) {
+  return (
+    <>
+      <p className="text-stone-700 dark:text-stone-300">By {by}</p>
+      {email && <p className="text-sm break-all text-stone-500 dark:text-stone-400">{email}</p>}
+      {createdAt && <p className="text-sm text-stone-500 dark:text-stone-400">{formatDate(createdAt)}</p>}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'react';
+import { mediaStreamUrl, type Media } from '../../../queries/media.ts';
+
+// Spec §4 Playback: after an error the player reloads after 1 second. A few tries, not forever,
+// so a file that cannot play does not keep the browser busy.
+const RETRY_DELAY_MS = 1000;
+const MAX_RETRIES = 3;
+
+interface MediaPlayerProps {
+  media: Pick<Media, 'id' | 'mediaType' | 'mediaData' | 'thumbnailUrl' | 'title'>;
+  className?: string;
+}
+
+/** A video or audio player: the stream first, the stored path as the fallback source (spec §7). */
+export function MediaPlayer({ media, className = '' }: MediaPlayerProps) {
+  const player = useRef<HTMLVideoElement & HTMLAudioElement>(null);
+  const retries = useRef(0);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => {
+    retries.current = 0;
+    return () => clearTimeout(timer.current);
+  }, [media.id]);
+
+  function onError() {
+    if (retries.current >= MAX_RETRIES) return;
+    retries.current += 1;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => player.current?.load(), RETRY_DELAY_MS);
+  }
+
+  const label = media.title || (media.mediaType === 'video' ? 'Video' : 'Audio');
+  // No type attributes: a MOV may be served as MP4 once transcoded, so the browser should sniff.
+  // The browser tries the sources in order; only the last one's error means nothing could play.
+  const sources = (
+    <>
+      <source src={mediaStreamUrl(media.id)} />
+      <source src={media.mediaData || mediaStreamUrl(media.id)} onError={onError} />
+    </>
+  );
+
+  if (media.mediaType === 'video') {
+    return (
+      <video
+        ref={player}
+        controls
+        playsInline
+        preload="metadata"
+        poster={media.thumbnailUrl ?? undefined}
+        aria-label={label}
+        onError={onError}
+        className={`w-full bg-black ${className}`}
+      >
+        {sources}
+        Your browser cannot play this video.
+      </video>
+    );
+  }
+  return (
+    <audio ref={player} controls preload="metadata" aria-label={label} onError={onError} className={`w-full ${className}`}>
+      {sources}
+      Your browser cannot play this audio.
+    </audio>
+  );
+}
