@@ -43,7 +43,7 @@ export function SearchBox({ value, onSearch }: SearchBoxProps) {
         value={text}
         onChange={(event) => setText(event.target.value)}
         placeholder="Search artwork, stories, and media..."
-        className="field rounded-full py-3 pr-4 pl-12 text-lg shadow-md"
+        className="field rounded-full py-3 pr-4 pl-12 text-base shadow-md sm:text-lg"
       />
     </div>
   );
