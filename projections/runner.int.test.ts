@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '#events/chain.ts';
 import { EventStore } from '#events/store.ts';
 import { freshDatabase } from '../tests/support/database.ts';
+import { waitFor } from '../tests/support/wait.ts';
 import { approved, meta, submitted } from '../tests/support/fixtures.ts';
 import { catalogProjection } from './catalog/catalogProjection.ts';
 import { chainSealer } from './chain/chainSealer.ts';
@@ -80,10 +81,3 @@ async function count(table: string): Promise<number> {
   return rows[0]!.n;
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegDataUrl, svgDataUrl, textAsPng } from '../../tests/support/images.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { startS3 } from '../../tests/support/s3.ts';
+import { waitFor } from '../../tests/support/wait.ts';
 
 const submission = async (overrides: Record<string, unknown> = {}) => ({
   title: 'Sunset over the office',
@@ -15,16 +16,6 @@ const submission = async (overrides: Record<string, unknown> = {}) => ({
   isFromCanvas: 'false',
   ...overrides,
 });
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** One artwork's whole life, against whichever storage the server was given. */
 function artworkLife(name: string, start: () => Promise<TestServer>) {

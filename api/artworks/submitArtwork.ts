@@ -5,17 +5,11 @@ import type { Deps } from '../deps.ts';
 import { inTransaction } from '../db/postgres.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
+import { artistName, emailField, optionalText } from '../http/fields.ts';
 import { ImageRejected, normaliseUpload } from '../images/index.ts';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const ACCEPTED = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', 'image/webp']);
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .nullish()
-    .transform((v) => (v?.trim() ? v.trim() : null));
 
 /** Spec §5, artwork submit schema, with its messages. */
 export const ArtworkSubmission = z.object({
@@ -23,8 +17,8 @@ export const ArtworkSubmission = z.object({
   description: optionalText(5000),
   tags: optionalText(1000),
   imageData: z.string({ error: 'Image is required' }).min(1, 'Image is required'),
-  artistName: z.string({ error: 'Artist name is required' }).trim().min(2, 'Artist name is required').max(255),
-  email: z.string({ error: 'Please enter a valid email' }).trim().max(255).pipe(z.email('Please enter a valid email')),
+  artistName,
+  email: emailField('Please enter a valid email'),
   isFromCanvas: z
     .union([z.boolean(), z.enum(['true', 'false'])])
     .optional()

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestMedia, removeTestMedia, type TestMediaName } from '../../tests/support/media.ts';
 import { startS3 } from '../../tests/support/s3.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
 
 let files: Record<TestMediaName, string>;
 let s3: Awaited<ReturnType<typeof startS3>>;
@@ -26,16 +27,6 @@ async function upload(t: TestServer, token: string, file: string, type: string, 
   const url = field === 'file' ? '/api/upload-direct' : '/api/media/submit-optimized';
   const res = await fetch(`${t.url}${url}`, { method: 'POST', headers: { 'x-session-token': token }, body: form });
   return { status: res.status, body: (await res.json()) as any };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', () => s3.env]] as const) {

@@ -6,14 +6,8 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { inTransaction } from '../db/postgres.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
+import { artistName, emailField, optionalText } from '../http/fields.ts';
 import { MediaRejected, probeMedia, type ProbedMedia } from '../video/index.ts';
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .nullish()
-    .transform((v) => (v?.trim() ? v.trim() : null));
 
 /** Spec §5 media submit schema, with its messages. */
 export const MediaSubmission = z.object({
@@ -23,8 +17,8 @@ export const MediaSubmission = z.object({
   mediaData: z.string({ error: 'Media file is required' }).trim().min(1, 'Media file is required').max(1000),
   mediaType: z.enum(['video', 'audio'], { error: 'Media type is required' }),
   mimeType: z.string({ error: 'MIME type is required' }).trim().min(1, 'MIME type is required').max(255),
-  artistName: z.string({ error: 'Artist name is required' }).trim().min(2, 'Artist name is required').max(255),
-  email: z.string({ error: 'Please enter a valid email' }).trim().max(255).pipe(z.email('Please enter a valid email')),
+  artistName,
+  email: emailField('Please enter a valid email'),
 });
 export type MediaSubmission = z.output<typeof MediaSubmission>;
 

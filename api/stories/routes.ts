@@ -8,6 +8,7 @@ import { inTransaction } from '../db/postgres.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { emailField } from '../http/fields.ts';
 
 /** Spec §5 story schema, with its messages; CONTRACT: title, author and email up to 255 characters. */
 export const StorySubmission = z.object({
@@ -26,12 +27,7 @@ export const StorySubmission = z.object({
     .trim()
     .min(1, 'Please enter your name')
     .max(255, 'Name must be 255 characters or fewer'),
-  email: z
-    .string({ error: 'Please enter a valid email address' })
-    .trim()
-    .max(255, 'Email must be 255 characters or fewer')
-    .pipe(z.email('Please enter a valid email address'))
-    .nullish(),
+  email: emailField('Please enter a valid email address').nullish(),
   isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).optional().default(false),
 })
   // an anonymous story needs no contact details: its form disables name and email (spec §2)
