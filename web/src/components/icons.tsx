@@ -81,3 +81,6 @@ export const ChevronLeftIcon = icon(<path d="M15 18l-6-6 6-6" />);
 export const ChevronRightIcon = icon(<path d="M9 18l6-6-6-6" />);
 export const SparklesIcon = icon(<path d="M12 3l1.9 5.8L20 11l-6.1 2.2L12 19l-1.9-5.8L4 11l6.1-2.2zM19 3v4M21 5h-4M5 17v4M7 19H3" />);
 export const ArrowLeftIcon = icon(<path d="M19 12H5M12 19l-7-7 7-7" />);
+export const PauseIcon = icon(<path d="M8 5v14M16 5v14" />);
+export const ExpandIcon = icon(<path d="M8 3H5a2 2 0 0 0-2 2v3M21 8V5a2 2 0 0 0-2-2h-3M3 16v3a2 2 0 0 0 2 2h3M16 21h3a2 2 0 0 0 2-2v-3" />);
+export const ShrinkIcon = icon(<path d="M8 3v3a2 2 0 0 1-2 2H3M21 8h-3a2 2 0 0 1-2-2V3M3 16h3a2 2 0 0 1 2 2v3M16 21v-3a2 2 0 0 1 2-2h3" />);

@@ -1,42 +1,103 @@
 // The only module that imports socket.io-client (STYLE.md: one wrapper per outside library).
-import { useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { getSessionToken } from './session.ts';
-import { patchGalleryItem, type GalleryKind } from '../queries/gallery.ts';
-import { adminKeys } from '../queries/admin.ts';
-import { artworkKeys } from '../queries/artworks.ts';
+import { LiveSequence, type LiveMessage, type LivePayloads, type SyncBatch } from './liveSequence.ts';
+import { applyToCache } from '../queries/live.ts';
+import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
+import { storyAuthor } from '../queries/stories.ts';
+import { toast } from '../components/Toaster.tsx';
 
-/** Server → client events (CONTRACT §4). Every payload carries the log cursor `position`. */
-interface ServerEvents {
-  'gallery:item-added': (payload: { position: number; kind: GalleryKind; item: unknown }) => void;
-  'gallery:item-removed': (payload: { position: number; kind: GalleryKind; id: number }) => void;
-  'likes:changed': (payload: { position: number; kind: GalleryKind; id: number; likeCount: number }) => void;
-  'comments:added': (payload: { position: number; kind: GalleryKind; id: number; commentCount: number }) => void;
-  'comments:removed': (payload: { position: number; kind: GalleryKind; id: number; commentCount: number }) => void;
-  'admin:queue-changed': (payload: { position: number }) => void;
+/** Server → client events (CONTRACT §4, docs/decisions/009). */
+type ServerEvents = { [E in keyof LivePayloads]: (payload: LivePayloads[E]) => void } & {
+  'sync:batch': (batch: SyncBatch) => void;
   presence: (payload: { online: number }) => void;
-}
-
+};
 type ClientSocket = Socket<ServerEvents, Record<string, never>>;
 
-// How many are viewing right now (the `presence` event); null while unknown or disconnected.
-let online: number | null = null;
-const presenceListeners = new Set<() => void>();
+/** How long a newly arrived item stays marked as new in the gallery. */
+export const NEW_MARK_MS = 6000;
 
-function setOnline(count: number | null) {
-  online = count;
-  for (const listener of presenceListeners) listener();
+/** A tiny external store for React's useSyncExternalStore. */
+function store<T>(initial: T) {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set(next: T) {
+      value = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
 }
 
+// How many are viewing right now (the `presence` event); null while unknown or disconnected.
+const online = store<number | null>(null);
+
 export function useOnlineCount(): number | null {
-  return useSyncExternalStore(
-    (listener) => {
-      presenceListeners.add(listener);
-      return () => presenceListeners.delete(listener);
-    },
-    () => online,
-  );
+  return useSyncExternalStore(online.subscribe, online.get);
+}
+
+// Items that arrived live a moment ago, as 'kind:id'.
+const newItems = store<ReadonlySet<string>>(new Set());
+const itemName = (kind: GalleryKind, id: number) => `${kind}:${id}`;
+
+function markNew(kind: GalleryKind, id: number, on: boolean) {
+  const key = itemName(kind, id);
+  if (newItems.get().has(key) === on) return;
+  const next = new Set(newItems.get());
+  if (on) next.add(key);
+  else next.delete(key);
+  newItems.set(next);
+}
+
+/** True for a few seconds after the item arrived live (a ring and a 'New' badge on its card). */
+export function useIsNew(kind: GalleryKind, id: number): boolean {
+  return useSyncExternalStore(newItems.subscribe, () => newItems.get().has(itemName(kind, id)));
+}
+
+// Screens that react to messages themselves (the reveal slideshow), after the cache has been updated.
+const messageListeners = new Set<(message: LiveMessage) => void>();
+
+/** Calls `listener` with every live message as it is applied, in order, exactly once. */
+export function useLiveMessages(listener: (message: LiveMessage) => void): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => {
+    const forward = (message: LiveMessage) => latest.current(message);
+    messageListeners.add(forward);
+    return () => void messageListeners.delete(forward);
+  }, []);
+}
+
+/** 'New artwork by Sam Painter'; the admin panel and the slideshow announce arrivals their own way. */
+function announceArrival(item: FullGalleryItem) {
+  if (/^\/(admin|reveal)/.test(window.location.pathname)) return;
+  const what = item.kind === 'media' ? item.mediaType : item.kind;
+  const by = item.kind === 'story' ? storyAuthor(item) : item.artistName;
+  const title = item.title?.trim();
+  toast({ title: `New ${what} by ${by}`, description: title ? `"${title}" is now in the gallery.` : 'Just added to the gallery.' });
+}
+
+interface LiveDebug {
+  connected: boolean;
+  lastPosition: number | undefined;
+  batches: number;
+  applied: Array<{ position: number; event: string }>;
+}
+
+declare global {
+  interface Window {
+    /** Only with `?debug` (or in development): what the live connection has applied, for tests. */
+    __tributeLive?: LiveDebug;
+  }
 }
 
 /**
@@ -44,51 +105,85 @@ export function useOnlineCount(): number | null {
  * Returns a function that closes the socket (on logout or when the gate comes back).
  */
 export function connectRealtime(queryClient: QueryClient): () => void {
-  let lastPosition: number | undefined;
-  const seen = (position: number) => {
-    if (lastPosition === undefined || position > lastPosition) lastPosition = position;
-  };
+  const debug: LiveDebug | undefined =
+    import.meta.env.DEV || new URLSearchParams(window.location.search).has('debug')
+      ? (window.__tributeLive = { connected: false, lastPosition: undefined, batches: 0, applied: [] })
+      : undefined;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
 
+  const apply = (message: LiveMessage) => {
+    applyToCache(queryClient, message);
+    if (message.event === 'gallery:item-added') {
+      const { kind, item } = message.payload;
+      markNew(kind, item.id, true);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        markNew(kind, item.id, false);
+      }, NEW_MARK_MS);
+      timers.add(timer);
+      announceArrival(item);
+    } else if (message.event === 'gallery:item-removed') {
+      markNew(message.payload.kind, message.payload.id, false);
+    }
+    for (const listener of messageListeners) listener(message);
+    if (debug) {
+      debug.lastPosition = message.payload.position;
+      debug.applied.push({ position: message.payload.position, event: message.event });
+    }
+  };
+  const refetchAll = () => void queryClient.invalidateQueries();
+  const sequence = new LiveSequence({ apply, refetchAll });
+
+  // Whether the current attempt sent `since`; a reconnect without one cannot catch up, so it refetches.
+  let sentSince = false;
+  let connectedBefore = false;
   const socket: ClientSocket = io({
     withCredentials: true,
-    // Re-read on every (re)connect: the token may change, and `since` replays what was missed.
+    // Re-read on every (re)connect: the token may change, and `since` asks for what was missed.
     auth: (callback) => {
       const token = getSessionToken();
-      callback({ ...(token ? { token } : {}), ...(lastPosition === undefined ? {} : { since: lastPosition }) });
+      const since = sequence.connecting();
+      sentSince = since !== undefined;
+      callback({ ...(token ? { token } : {}), ...(sentSince ? { since } : {}) });
     },
   });
 
-  const refreshGallery = () => void queryClient.invalidateQueries({ queryKey: ['gallery'] });
-
-  socket.on('gallery:item-added', ({ position }) => {
-    seen(position);
-    refreshGallery();
+  socket.on('gallery:item-added', (payload) => sequence.receive({ event: 'gallery:item-added', payload }));
+  socket.on('gallery:item-removed', (payload) => sequence.receive({ event: 'gallery:item-removed', payload }));
+  socket.on('likes:changed', (payload) => sequence.receive({ event: 'likes:changed', payload }));
+  socket.on('comments:added', (payload) => sequence.receive({ event: 'comments:added', payload }));
+  socket.on('comments:removed', (payload) => sequence.receive({ event: 'comments:removed', payload }));
+  socket.on('admin:queue-changed', (payload) => sequence.receive({ event: 'admin:queue-changed', payload }));
+  socket.on('sync:batch', (batch) => {
+    sequence.batch(batch);
+    if (debug) {
+      debug.batches += 1;
+      debug.lastPosition = sequence.lastPosition;
+    }
   });
-  socket.on('gallery:item-removed', ({ position, kind, id }) => {
-    seen(position);
-    refreshGallery();
-    if (kind === 'artwork') void queryClient.invalidateQueries({ queryKey: artworkKeys.detail(id) });
+  socket.on('presence', ({ online: count }) => online.set(count));
+  socket.on('connect', () => {
+    if (connectedBefore && !sentSince) refetchAll();
+    connectedBefore = true;
+    if (debug) debug.connected = true;
   });
-  socket.on('likes:changed', ({ position, kind, id, likeCount }) => {
-    seen(position);
-    patchGalleryItem(queryClient, kind, id, { likeCount });
-  });
-  const onComments = ({ position, kind, id, commentCount }: { position: number; kind: GalleryKind; id: number; commentCount: number }) => {
-    seen(position);
-    patchGalleryItem(queryClient, kind, id, { commentCount });
-  };
-  socket.on('comments:added', onComments);
-  socket.on('comments:removed', onComments);
-  socket.on('admin:queue-changed', ({ position }) => {
-    seen(position);
-    void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+  socket.on('disconnect', () => {
+    online.set(null);
+    if (debug) debug.connected = false;
   });
 
-  socket.on('presence', ({ online: count }) => setOnline(count));
-  socket.on('disconnect', () => setOnline(null));
+  // A device that goes offline has a dead socket long before the heartbeat notices; close it now and
+  // come back with `since` as soon as the network does.
+  const goneOffline = () => socket.disconnect();
+  const backOnline = () => socket.connect();
+  window.addEventListener('offline', goneOffline);
+  window.addEventListener('online', backOnline);
 
   return () => {
-    setOnline(null);
+    window.removeEventListener('offline', goneOffline);
+    window.removeEventListener('online', backOnline);
+    for (const timer of timers) clearTimeout(timer);
+    online.set(null);
     socket.removeAllListeners();
     socket.disconnect();
   };

@@ -38,6 +38,9 @@ export interface MediaItem extends ItemBase {
 
 export type GalleryItem = ArtworkItem | StoryItem | MediaItem;
 
+/** An item with the full-size URLs the server sends too; only the full-screen slideshow uses them. */
+export type FullGalleryItem = GalleryItem & { imageData?: string; streamUrl?: string; mediaData?: string };
+
 export interface GalleryPage {
   items: GalleryItem[];
   total: number;

@@ -58,7 +58,8 @@ function SignedInApp({ pathname }: { pathname: string }) {
       >
         Skip to content
       </a>
-      {pathname !== '/' && <Header />}
+      {/* The landing page has no header; the reveal slideshow is the whole screen. */}
+      {pathname !== '/' && pathname !== '/reveal' && <Header />}
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
       </main>

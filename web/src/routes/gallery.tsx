@@ -6,7 +6,8 @@ import { tributeQueryOptions } from '../queries/tribute.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { gallerySearch } from '../lib/routeParams.ts';
 import { takeGalleryScroll } from '../lib/galleryPosition.ts';
-import { GalleryIcon, ShieldIcon } from '../components/icons.tsx';
+import { useIsNew } from '../lib/realtime.ts';
+import { GalleryIcon, ShieldIcon, SparklesIcon } from '../components/icons.tsx';
 import { ArtworkCard } from './-components/gallery/ArtworkCard.tsx';
 import { StoryCard } from './-components/gallery/StoryCard.tsx';
 import { MediaCard } from './-components/gallery/MediaCard.tsx';
@@ -78,9 +79,7 @@ function GalleryPage() {
             }`}
           >
             {gallery.data.items.map((item) => (
-              <li key={`${item.kind}-${item.id}`} className="flex">
-                <GalleryCard item={item} page={page} />
-              </li>
+              <GalleryCell key={`${item.kind}-${item.id}`} item={item} page={page} />
             ))}
           </ul>
           <Pagination page={page} pageCount={gallery.data.pageCount} onPage={onPage} />
@@ -88,13 +87,35 @@ function GalleryPage() {
       )}
 
       {session.admin && (
-        <div className="mt-16 flex justify-center">
+        <div className="mt-16 flex flex-wrap justify-center gap-3">
           <Link to="/admin" className="btn-secondary">
             <ShieldIcon className="h-4 w-4" /> Admin Access
+          </Link>
+          <Link to="/reveal" className="btn-secondary">
+            <SparklesIcon className="h-4 w-4" /> Reveal mode
           </Link>
         </div>
       )}
     </div>
+  );
+}
+
+/** One card; for a few seconds after it arrived live it wears a ring and a 'New' badge. */
+function GalleryCell({ item, page }: { item: GalleryItem; page: number }) {
+  const isNew = useIsNew(item.kind, item.id);
+  return (
+    <li
+      className={`relative flex rounded-2xl transition-shadow ${
+        isNew ? 'ring-4 ring-amber-400 ring-offset-2 ring-offset-amber-50 dark:ring-amber-500 dark:ring-offset-stone-950' : ''
+      }`}
+    >
+      <GalleryCard item={item} page={page} />
+      {isNew && (
+        <span className="pointer-events-none absolute -top-3 left-4 z-20 inline-flex items-center gap-1 rounded-full bg-rose-600 px-3 py-1 text-xs font-bold tracking-wide text-white uppercase shadow-md">
+          <SparklesIcon className="h-3.5 w-3.5" /> New
+        </span>
+      )}
+    </li>
   );
 }
 

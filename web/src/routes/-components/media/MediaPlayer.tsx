@@ -9,10 +9,16 @@ const MAX_RETRIES = 3;
 interface MediaPlayerProps {
   media: Pick<Media, 'id' | 'mediaType' | 'mediaData' | 'thumbnailUrl' | 'title'>;
   className?: string;
+  /** The slideshow's playback: starts by itself (muted for video, as browsers allow), holds while paused. */
+  autoPlay?: boolean;
+  muted?: boolean;
+  paused?: boolean;
+  onPlaying?: () => void;
+  onEnded?: () => void;
 }
 
 /** A video or audio player: the stream first, the stored path as the fallback source (spec §7). */
-export function MediaPlayer({ media, className = '' }: MediaPlayerProps) {
+export function MediaPlayer({ media, className = '', autoPlay = false, muted = false, paused, onPlaying, onEnded }: MediaPlayerProps) {
   const player = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const retries = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -21,6 +27,14 @@ export function MediaPlayer({ media, className = '' }: MediaPlayerProps) {
     retries.current = 0;
     return () => clearTimeout(timer.current);
   }, [media.id]);
+
+  useEffect(() => {
+    const element = player.current;
+    if (!element || paused === undefined) return;
+    if (paused) element.pause();
+    // A browser may refuse to start sound without a gesture; the controls are there for that.
+    else if (autoPlay) element.play().catch(() => {});
+  }, [paused, autoPlay]);
 
   function onError() {
     if (retries.current >= MAX_RETRIES) return;
@@ -46,9 +60,13 @@ export function MediaPlayer({ media, className = '' }: MediaPlayerProps) {
         controls
         playsInline
         preload="metadata"
+        autoPlay={autoPlay}
+        muted={muted}
         poster={media.thumbnailUrl ?? undefined}
         aria-label={label}
         onError={onError}
+        onPlaying={onPlaying}
+        onEnded={onEnded}
         className={`w-full bg-black ${className}`}
       >
         {sources}
@@ -57,7 +75,18 @@ export function MediaPlayer({ media, className = '' }: MediaPlayerProps) {
     );
   }
   return (
-    <audio ref={player} controls preload="metadata" aria-label={label} onError={onError} className={`w-full ${className}`}>
+    <audio
+      ref={player}
+      controls
+      preload="metadata"
+      autoPlay={autoPlay}
+      muted={muted}
+      aria-label={label}
+      onError={onError}
+      onPlaying={onPlaying}
+      onEnded={onEnded}
+      className={`w-full ${className}`}
+    >
       {sources}
       Your browser cannot play this audio.
     </audio>

@@ -1,0 +1,145 @@
+import { useCallback } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { revealQueryOptions } from '../queries/reveal.ts';
+import { tributeQueryOptions } from '../queries/tribute.ts';
+import { getSession } from '../lib/session.ts';
+import { SparklesIcon } from '../components/icons.tsx';
+import { Spinner } from '../components/Spinner.tsx';
+import { RevealControls } from './-components/reveal/RevealControls.tsx';
+import { Slide } from './-components/reveal/Slide.tsx';
+import { SLIDE_MS, slideCaption } from './-components/reveal/slideshow.ts';
+import { useFullscreen, useRevealKeys } from './-components/reveal/useRevealKeys.ts';
+import { useSlideshow, type Slideshow } from './-components/reveal/useSlideshow.ts';
+
+export const Route = createFileRoute('/reveal')({
+  loader: ({ context }) => {
+    if (getSession().signedIn) void context.queryClient.prefetchQuery(revealQueryOptions());
+  },
+  component: RevealPage,
+});
+
+/** The meeting's big screen: every approved item in turn, and whatever is approved meanwhile next. */
+function RevealPage() {
+  const deck = useQuery(revealQueryOptions());
+  const name = useQuery(tributeQueryOptions()).data?.name;
+  const show = useSlideshow(deck.data?.items);
+  const fullscreen = useFullscreen();
+  const navigate = useNavigate();
+  const exit = useCallback(() => void navigate({ to: '/gallery' }), [navigate]);
+  useRevealKeys({ next: show.next, previous: show.previous, togglePause: show.togglePause, toggleFullscreen: fullscreen.toggle, exit });
+
+  const total = deck.data?.total;
+  return (
+    <div className="fixed inset-0 z-30 flex flex-col overflow-hidden bg-gradient-to-br from-amber-50 via-rose-50 to-amber-100 text-stone-900 dark:from-stone-950 dark:via-stone-900 dark:to-stone-950 dark:text-amber-50">
+      <header className="flex items-start justify-between gap-4 px-4 pt-4 sm:px-8 sm:pt-6">
+        <div>
+          <h1 className="font-display text-xl font-bold sm:text-3xl">Tribute Gallery</h1>
+          <p className="text-sm text-stone-600 sm:text-base dark:text-stone-400">Celebrating {name ?? 'our friend'}</p>
+        </div>
+        {total !== undefined && (
+          <p className="rounded-full bg-white/70 px-4 py-1.5 text-sm font-medium whitespace-nowrap text-stone-700 shadow-sm backdrop-blur sm:text-lg dark:bg-stone-800/70 dark:text-stone-200">
+            <span className="font-display text-lg font-bold text-rose-600 tabular-nums sm:text-2xl dark:text-amber-300">{total}</span>{' '}
+            {total === 1 ? 'contribution' : 'contributions'}
+          </p>
+        )}
+      </header>
+
+      <div className="flex min-h-0 flex-1 items-center justify-center px-4 py-4 sm:px-10 sm:py-6">
+        {deck.isPending ? (
+          <Spinner className="h-10 w-10 text-amber-600" />
+        ) : deck.isError ? (
+          <Message title="Failed to load gallery" text="Please try refreshing the page." />
+        ) : show.item ? (
+          <div key={show.step} className="flex h-full w-full items-center justify-center motion-safe:animate-slide-in">
+            <Slide item={show.item} paused={show.paused} onPlaying={show.playing} onEnded={show.ended} />
+          </div>
+        ) : (
+          <Message title="Waiting for the first contribution..." text="Approved items appear here as they arrive." />
+        )}
+      </div>
+
+      <footer className="flex flex-col gap-4 px-4 pb-5 sm:flex-row sm:items-end sm:justify-between sm:gap-8 sm:px-8 sm:pb-7">
+        <Caption show={show} count={deck.data?.items.length ?? 0} />
+        <div className="flex flex-col items-start gap-2 sm:items-end">
+          <RevealControls
+            paused={show.paused}
+            fullscreen={fullscreen}
+            onPrevious={show.previous}
+            onNext={show.next}
+            onTogglePause={show.togglePause}
+          />
+          <p className="hidden items-center gap-1.5 text-xs text-stone-500 lg:flex dark:text-stone-400">
+            <Key>←</Key>
+            <Key>→</Key> or <Key>Space</Key> move · <Key>P</Key> pause · <Key>F</Key> full screen · <Key>Esc</Key> gallery
+          </p>
+        </div>
+      </footer>
+
+      {/* Always mounted, so screen readers hear each change. */}
+      <p aria-live="polite" aria-atomic="true" className="sr-only">
+        {announcement(show, deck.data?.items.length ?? 0)}
+      </p>
+
+      {show.item && show.item.kind !== 'media' && (
+        <div className="absolute inset-x-0 bottom-0 h-1 motion-reduce:hidden" aria-hidden="true">
+          <div
+            key={show.step}
+            className="h-full origin-left bg-gradient-to-r from-amber-500 to-rose-500 motion-safe:animate-slide-progress"
+            style={{ animationDuration: `${SLIDE_MS}ms`, animationPlayState: show.paused ? 'paused' : 'running' }}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** 'Story 3 of 12: The Move, by Robin', or 'Just arrived: Artwork: Sunset, by Sam'. */
+function announcement(show: Slideshow, count: number): string {
+  if (!show.item) return '';
+  const { title, by, kind } = slideCaption(show.item);
+  const place = show.place === null ? '' : ` ${show.place} of ${count}`;
+  return `${show.arrived ? 'Just arrived: ' : ''}${kind}${place}: ${title}, by ${by}`;
+}
+
+/** The slide's title and maker, and its place in the deck. */
+function Caption({ show, count }: { show: Slideshow; count: number }) {
+  if (!show.item) return <div />;
+  const { title, by, kind } = slideCaption(show.item);
+  const place = show.place === null ? '' : ` ${show.place} of ${count}`;
+  return (
+    <div className="min-w-0">
+      <p className="flex flex-wrap items-center gap-2 text-xs font-semibold tracking-wide text-stone-600 uppercase sm:text-sm dark:text-stone-400">
+        {show.arrived && (
+          <span className="inline-flex items-center gap-1 rounded-full bg-rose-600 px-2.5 py-0.5 text-white">
+            <SparklesIcon className="h-3.5 w-3.5" /> Just arrived
+          </span>
+        )}
+        <span>
+          {kind}
+          {place && ` ·${place}`}
+        </span>
+        {show.paused && <span className="rounded-full bg-stone-800 px-2.5 py-0.5 text-white dark:bg-stone-200 dark:text-stone-900">Paused</span>}
+      </p>
+      <h2 className="mt-1 line-clamp-2 font-display text-2xl font-bold break-words sm:text-4xl">{title}</h2>
+      <p className="mt-1 text-base text-rose-700 sm:text-xl dark:text-rose-300">By {by}</p>
+    </div>
+  );
+}
+
+function Key({ children }: { children: string }) {
+  return (
+    <kbd className="rounded border border-stone-300 bg-white/70 px-1.5 py-0.5 font-sans text-[0.7rem] font-semibold text-stone-700 dark:border-stone-600 dark:bg-stone-800/70 dark:text-stone-200">
+      {children}
+    </kbd>
+  );
+}
+
+function Message({ title, text }: { title: string; text: string }) {
+  return (
+    <div className="text-center">
+      <p className="font-display text-3xl font-bold sm:text-5xl">{title}</p>
+      <p className="mt-3 text-lg text-stone-600 dark:text-stone-400">{text}</p>
+    </div>
+  );
+}
