@@ -89,12 +89,16 @@ export class Realtime {
     await socket.join([ROOMS.everyone, sessionRoom(session.tokenHash)]);
     if (session.role === 'admin') await socket.join(ROOMS.admins);
     this.#presenceChanged();
-    const since = Number((socket.handshake.auth as { since?: unknown }).since);
-    if (!Number.isSafeInteger(since) || since < 0) return;
     const { rows } = await this.#pool.query<{ seq: number | null }>(
       `SELECT c.seq FROM projection_checkpoints p JOIN event_chain c ON c.position = p.position WHERE p.name = 'catalog'`,
     );
     const upTo = rows[0]?.seq ?? 0;
+    const since = Number((socket.handshake.auth as { since?: unknown }).since);
+    // a first connection learns where the log stands, so that its next reconnect can catch up from there
+    if (!Number.isSafeInteger(since) || since < 0) {
+      socket.emit('sync:batch', { upTo, refetch: false, messages: [] });
+      return;
+    }
     if (upTo - since > CATCH_UP_LIMIT) {
       socket.emit('sync:batch', { upTo, refetch: true, messages: [] });
       return;

@@ -32,6 +32,8 @@ async function signedIn(password: string): Promise<Page> {
   await expect.poll(() => page.getByRole('heading', { name: 'Access Required' }).isVisible()).toBe(true);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Enter Gallery' }).click();
+  // signed in once the gate has gone
+  await expect.poll(() => page.getByRole('heading', { name: 'Access Required' }).count()).toBe(0);
   return page;
 }
 

@@ -134,9 +134,8 @@ export function connectRealtime(queryClient: QueryClient): () => void {
   const refetchAll = () => void queryClient.invalidateQueries();
   const sequence = new LiveSequence({ apply, refetchAll });
 
-  // Whether the current attempt sent `since`; a reconnect without one cannot catch up, so it refetches.
+  // Whether the current attempt sent `since`; one without it refetches once the server says where it stands.
   let sentSince = false;
-  let connectedBefore = false;
   const socket: ClientSocket = io({
     withCredentials: true,
     // Re-read on every (re)connect: the token may change, and `since` asks for what was missed.
@@ -156,6 +155,9 @@ export function connectRealtime(queryClient: QueryClient): () => void {
   socket.on('admin:queue-changed', (payload) => sequence.receive({ event: 'admin:queue-changed', payload }));
   socket.on('sync:batch', (batch) => {
     sequence.batch(batch);
+    // Without a `since` (a first connection), this batch only tells where the log stands: whatever
+    // happened between loading the page's data and joining the live rooms is fetched again.
+    if (!sentSince) void queryClient.invalidateQueries({ refetchType: 'active' });
     if (debug) {
       debug.batches += 1;
       debug.lastPosition = sequence.lastPosition;
@@ -163,8 +165,6 @@ export function connectRealtime(queryClient: QueryClient): () => void {
   });
   socket.on('presence', ({ online: count }) => online.set(count));
   socket.on('connect', () => {
-    if (connectedBefore && !sentSince) refetchAll();
-    connectedBefore = true;
     if (debug) debug.connected = true;
   });
   socket.on('disconnect', () => {
