@@ -4,7 +4,15 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'unit', include: ['{api,events,projections,scripts}/**/*.unit.test.ts', 'web/src/**/*.unit.test.ts', 'tests/*.unit.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: [
+            '{api,events,projections,scripts}/**/*.unit.test.ts',
+            'web/src/**/*.unit.test.ts',
+            'tests/*.unit.test.ts',
+          ],
+          environment: 'node',
+        },
       },
       {
         test: {

@@ -28,7 +28,10 @@ const Env = z.object({
   AUDITOR_PASSWORD: z.string().optional(),
   ADMIN_KEY: z.string().optional(),
   TRIBUTE_NAME: z.string().default('Alex'),
-  TRIBUTE_BIRTHDAY: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).default('2025-09-12'),
+  TRIBUTE_BIRTHDAY: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .default('2025-09-12'),
   TRIBUTE_AGE: z.coerce.number().int().positive().default(50),
   WELCOME_CUTOFF: z.string().default('2025-09-10T23:59:59'),
   CELEBRATION_START: z.string().default('2025-09-11'),
@@ -53,7 +56,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (production) {
     const weak = Object.entries(secrets).filter(([k, v]) => !v || v === DEMO[k as keyof typeof DEMO]);
     if (weak.length) {
-      throw new Error(`Refusing to start in production with demo or missing secrets: ${weak.map(([k]) => k).join(', ')}`);
+      throw new Error(
+        `Refusing to start in production with demo or missing secrets: ${weak.map(([k]) => k).join(', ')}`,
+      );
     }
   }
   const dataDir = path.resolve(e.DATA_DIR);

@@ -10,15 +10,25 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const ROUNDS = 20;
 
 function start(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)));
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) =>
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)),
+  );
 }
 
 async function connectAll(url: string, token?: string): Promise<Socket[]> {
   const sockets: Socket[] = [];
   for (let i = 0; i < CLIENTS; i += 50) {
     const batch = Array.from({ length: Math.min(50, CLIENTS - i) }, () => {
-      const s = connect(url, { auth: token ? { token } : {}, transports: ['websocket'], reconnection: false, forceNew: true });
+      const s = connect(url, {
+        auth: token ? { token } : {},
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+      });
       sockets.push(s);
       return new Promise<void>((resolve, reject) => {
         s.once('connect', () => resolve());
@@ -77,14 +87,22 @@ export async function benchFanout(databaseUrl: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const [appPort, barePort] = [await freePort(), await freePort()];
   const app = await start(['api/main.ts'], {
-    PORT: String(appPort), DATABASE_URL: databaseUrl, DATA_DIR: dataDir, GALLERY_PASSWORD: 'bench', ADMIN_PASSWORD: 'bench-admin',
+    PORT: String(appPort),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    GALLERY_PASSWORD: 'bench',
+    ADMIN_PASSWORD: 'bench-admin',
   });
   const bare = await start(['bench/bareSocketServer.ts'], { PORT: String(barePort) });
   const base = `http://127.0.0.1:${appPort}`;
   const sockets: Socket[] = [];
   try {
     const login = async (password: string) => {
-      const r = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password }) });
+      const r = await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ password }),
+      });
       return ((await r.json()) as { sessionToken: string }).sessionToken;
     };
     const guest = await login('bench');
@@ -95,7 +113,11 @@ export async function benchFanout(databaseUrl: string) {
         headers: { 'x-session-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
       }).then((r) => r.json() as Promise<{ id: number }>);
-    const { id } = await call('POST', '/api/stories', guest, { content: 'Fan-out', authorName: 'Bench', email: 'b@example.com' });
+    const { id } = await call('POST', '/api/stories', guest, {
+      content: 'Fan-out',
+      authorName: 'Bench',
+      email: 'b@example.com',
+    });
     await call('PATCH', `/api/admin/stories/${id}`, admin, { status: 'approved' });
 
     sockets.push(...(await connectAll(base, guest)));

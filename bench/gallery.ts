@@ -25,11 +25,41 @@ async function seed(pool: pg.Pool) {
         const events: DomainEvent[] =
           i % 3 === 0
             ? [
-                { type: 'StorySubmitted', data: { storyId: id, title: `Story ${i}`, content: `Memory number ${i} of a great colleague`, authorName: `Author ${i % 97}`, emailRef: null, isAnonymous: false, submittedAt: now } },
+                {
+                  type: 'StorySubmitted',
+                  data: {
+                    storyId: id,
+                    title: `Story ${i}`,
+                    content: `Memory number ${i} of a great colleague`,
+                    authorName: `Author ${i % 97}`,
+                    emailRef: null,
+                    isAnonymous: false,
+                    submittedAt: now,
+                  },
+                },
                 { type: 'StoryApproved', data: { storyId: id, adminNotes: null, approvedAt: now } },
               ]
             : [
-                { type: 'ArtworkSubmitted', data: { artworkId: id, title: `Artwork ${i}`, description: 'Seeded', tags: null, artistName: `Artist ${i % 89}`, emailRef: 1, isFromCanvas: false, image: { key: `artworks/${id}/original.jpg`, contentType: 'image/jpeg', width: 800, height: 600, bytes: 1 }, submittedAt: now } },
+                {
+                  type: 'ArtworkSubmitted',
+                  data: {
+                    artworkId: id,
+                    title: `Artwork ${i}`,
+                    description: 'Seeded',
+                    tags: null,
+                    artistName: `Artist ${i % 89}`,
+                    emailRef: 1,
+                    isFromCanvas: false,
+                    image: {
+                      key: `artworks/${id}/original.jpg`,
+                      contentType: 'image/jpeg',
+                      width: 800,
+                      height: 600,
+                      bytes: 1,
+                    },
+                    submittedAt: now,
+                  },
+                },
                 { type: 'ArtworkApproved', data: { artworkId: id, adminNotes: null, approvedAt: now } },
               ];
         await store.append(`${events[0]!.type.startsWith('Story') ? 'story' : 'artwork'}-${id}`, 0, events, meta);
@@ -39,8 +69,13 @@ async function seed(pool: pg.Pool) {
 }
 
 function start(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)));
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) =>
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)),
+  );
 }
 
 async function load(url: string, headers: Record<string, string>) {
@@ -50,14 +85,26 @@ async function load(url: string, headers: Record<string, string>) {
     connections: CONNECTIONS,
     duration: SECONDS,
     headers,
-    requests: [{ setupRequest: (req) => ({ ...req, path: `${new URL(url).pathname}?page=${1 + Math.floor(Math.random() * 500)}` }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          path: `${new URL(url).pathname}?page=${1 + Math.floor(Math.random() * 500)}`,
+        }),
+      },
+    ],
   });
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status === 200) times.push(ms);
   });
   const result = await instance;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), rps: result.requests.average, errors: result.non2xx + result.errors };
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    rps: result.requests.average,
+    errors: result.non2xx + result.errors,
+  };
 }
 
 /** GET /api/gallery with 10,000 approved items under 50 concurrent clients, against the naive way. */
@@ -65,7 +112,12 @@ export async function benchGallery(pool: pg.Pool, databaseUrl: string) {
   await seed(pool);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const [appPort, naivePort] = [await freePort(), await freePort()];
-  const app = await start(['api/main.ts'], { PORT: String(appPort), DATABASE_URL: databaseUrl, DATA_DIR: dataDir, GALLERY_PASSWORD: 'bench' });
+  const app = await start(['api/main.ts'], {
+    PORT: String(appPort),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    GALLERY_PASSWORD: 'bench',
+  });
   const naive = await start(['bench/naiveGalleryServer.ts'], { PORT: String(naivePort), DATABASE_URL: databaseUrl });
   try {
     const base = `http://127.0.0.1:${appPort}`;
@@ -75,7 +127,9 @@ export async function benchGallery(pool: pg.Pool, databaseUrl: string) {
       await new Promise((r) => setTimeout(r, 200));
     }
     const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'bench' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'bench' }),
     });
     const { sessionToken } = (await login.json()) as { sessionToken: string };
     const ours = await load(`${base}/api/gallery`, { 'x-session-token': sessionToken });

@@ -9,7 +9,7 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 }
 
 function seededShuffle<T>(items: T[], seed: number): T[] {
   let s = seed;
-  const random = () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];

@@ -9,7 +9,9 @@ import { benchUpload } from './upload.ts';
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
-console.log(`## Run of ${new Date().toISOString()} — ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}`);
+console.log(
+  `## Run of ${new Date().toISOString()} — ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}`,
+);
 for (const [name, run] of [
   ['events', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchEventLog(db.pool)],
   ['gallery', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchGallery(db.pool, db.url)],

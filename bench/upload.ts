@@ -6,15 +6,45 @@ import { runTool } from '#api/video/index.ts';
 import { freePort } from '#api/db/postgres.ts';
 
 const BIG = path.join(os.tmpdir(), 'tribute-bench-508mib.mp4');
-const ffmpeg = (args: string[]) => runTool({ tool: 'ffmpeg', timeoutMs: 600_000, args: ['-nostdin', '-v', 'error', '-y', ...args] });
+const ffmpeg = (args: string[]) =>
+  runTool({ tool: 'ffmpeg', timeoutMs: 600_000, args: ['-nostdin', '-v', 'error', '-y', ...args] });
 
 /** About 508 MiB of valid H.264 (the limit is 512): two seconds of incompressible noise, repeated by stream copy. Cached. */
 async function bigVideo(): Promise<string> {
   if (fs.existsSync(BIG)) return BIG;
   const seed = `${BIG}.seed.mp4`;
-  await ffmpeg(['-f', 'lavfi', '-i', "nullsrc=s=1280x720:r=25,geq=lum='random(1)*255':cb=128:cr=128", '-t', '2',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '1', '-pix_fmt', 'yuv420p', seed]);
-  await ffmpeg(['-protocol_whitelist', 'file', '-stream_loop', '9', '-i', seed, '-c', 'copy', '-fs', '533000000', '-movflags', '+faststart', BIG]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    "nullsrc=s=1280x720:r=25,geq=lum='random(1)*255':cb=128:cr=128",
+    '-t',
+    '2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-crf',
+    '1',
+    '-pix_fmt',
+    'yuv420p',
+    seed,
+  ]);
+  await ffmpeg([
+    '-protocol_whitelist',
+    'file',
+    '-stream_loop',
+    '9',
+    '-i',
+    seed,
+    '-c',
+    'copy',
+    '-fs',
+    '533000000',
+    '-movflags',
+    '+faststart',
+    BIG,
+  ]);
   fs.rmSync(seed);
   return BIG;
 }
@@ -35,7 +65,10 @@ const NAIVE_SERVER = `
 
 async function naiveUploadGrowth(file: string): Promise<number> {
   const port = await freePort();
-  const server = spawn(process.execPath, ['-e', NAIVE_SERVER], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['-e', NAIVE_SERVER], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise<void>((resolve) => server.stdout!.on('data', () => resolve()));
     const idle = rssMiB(server.pid!);
@@ -59,14 +92,24 @@ export async function benchUpload(databaseUrl: string) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const server = spawn(process.execPath, ['api/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, DATA_DIR: dataDir, GALLERY_PASSWORD: 'bench' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      GALLERY_PASSWORD: 'bench',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
-    await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve()));
+    await new Promise<void>((resolve) =>
+      server.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve()),
+    );
     const base = `http://127.0.0.1:${port}`;
     const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'bench' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'bench' }),
     });
     const { sessionToken } = (await login.json()) as { sessionToken: string };
     const headers = { 'x-session-token': sessionToken };
@@ -85,13 +128,24 @@ export async function benchUpload(databaseUrl: string) {
 
     const submittedAt = performance.now();
     const created = await fetch(`${base}/api/media`, {
-      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ mediaData: up.path, mediaType: 'video', mimeType: 'video/mp4', artistName: 'Bench', email: 'b@example.com' }),
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        mediaData: up.path,
+        mediaType: 'video',
+        mimeType: 'video/mp4',
+        artistName: 'Bench',
+        email: 'b@example.com',
+      }),
     });
     const { id } = (await created.json()) as { id: number };
     let processed = false;
     while (!processed && performance.now() - submittedAt < 600_000) {
-      const { rows } = await query(databaseUrl, `SELECT 1 FROM events WHERE type = 'MediaProcessed' AND data->>'mediaId' = $1`, [String(id)]);
+      const { rows } = await query(
+        databaseUrl,
+        `SELECT 1 FROM events WHERE type = 'MediaProcessed' AND data->>'mediaId' = $1`,
+        [String(id)],
+      );
       processed = rows.length > 0;
       if (!processed) await new Promise((r) => setTimeout(r, 100));
     }

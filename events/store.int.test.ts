@@ -72,4 +72,3 @@ describe('EventStore.readAfter', () => {
     }
   });
 });
-

@@ -158,7 +158,12 @@ export class EventStore {
   }
 
   /** Sealed events by their chain seq, in order: what a reconnecting live client missed. */
-  async readSealed(afterSeq: number, uptoSeq: number, limit: number, db: Queryable = this.pool): Promise<RecordedEvent[]> {
+  async readSealed(
+    afterSeq: number,
+    uptoSeq: number,
+    limit: number,
+    db: Queryable = this.pool,
+  ): Promise<RecordedEvent[]> {
     const { rows } = await db.query<EventRow>(
       `${SELECT_EVENT} WHERE c.seq > $1 AND c.seq <= $2 ORDER BY c.seq LIMIT $3`,
       [afterSeq, uptoSeq, limit],

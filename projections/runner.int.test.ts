@@ -80,4 +80,3 @@ async function count(table: string): Promise<number> {
   const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return rows[0]!.n;
 }
-

@@ -15,10 +15,14 @@ async function main(): Promise<number> {
       return withStore(async (store) => {
         const result = await verifyChain(store.pool);
         if (result.ok) {
-          console.log(`ok: ${result.checked} events checked` + (result.unsealed ? `, ${result.unsealed} not yet sealed` : ''));
+          console.log(
+            `ok: ${result.checked} events checked` + (result.unsealed ? `, ${result.unsealed} not yet sealed` : ''),
+          );
           return 0;
         }
-        console.error(`FAILED at position ${result.firstBadPosition}: ${result.reason} (${result.checked} checked before it)`);
+        console.error(
+          `FAILED at position ${result.firstBadPosition}: ${result.reason} (${result.checked} checked before it)`,
+        );
         return 1;
       });
     case 'export': {

@@ -5,7 +5,10 @@ import { withStore } from './cli.ts';
 const [command, name] = process.argv.slice(2);
 const usage = `usage: npm run projections -- rebuild [NAME]
        npm run projections -- check
-projections: ${projections.filter((p) => p.rebuildable).map((p) => p.name).join(', ')}`;
+projections: ${projections
+  .filter((p) => p.rebuildable)
+  .map((p) => p.name)
+  .join(', ')}`;
 
 async function main(): Promise<number> {
   const chosen = name ? [projectionNamed(name)] : projections.filter((p) => p.rebuildable);

@@ -18,7 +18,8 @@ const { values } = parseArgs({
   },
 });
 for (const later of ['stories', 'media', 'likes', 'comments'] as const) {
-  if (Number(values[later]) > 0) console.warn(`--${later}: not seeded yet (arrives with stories, media, likes and comments)`);
+  if (Number(values[later]) > 0)
+    console.warn(`--${later}: not seeded yet (arrives with stories, media, likes and comments)`);
 }
 
 const ARTISTS = ['Sam Rivera', 'Priya Shah', 'Jordan Lee', 'Maria Rossi', 'Chen Wei', 'Ama Mensah', 'Lena Vogel'];
@@ -34,7 +35,13 @@ const now = () => new Date().toISOString();
 for (let i = 0; i < total; i++) {
   const color = COLORS[i % COLORS.length]!;
   const image = await sharp({ create: { width: 800, height: 600, channels: 3, background: color } })
-    .composite([{ input: Buffer.from(`<svg width="800" height="600"><circle cx="${200 + (i * 97) % 400}" cy="300" r="${80 + (i % 5) * 20}" fill="#fff" fill-opacity="0.6"/></svg>`) }])
+    .composite([
+      {
+        input: Buffer.from(
+          `<svg width="800" height="600"><circle cx="${200 + ((i * 97) % 400)}" cy="300" r="${80 + (i % 5) * 20}" fill="#fff" fill-opacity="0.6"/></svg>`,
+        ),
+      },
+    ])
     .jpeg()
     .toBuffer();
   const id = await submitArtwork(
@@ -52,7 +59,11 @@ for (let i = 0; i < total; i++) {
   );
   if (i >= pending) {
     const metadata = { role: 'admin' as const, now: now() };
-    const review = { type: 'ReviewArtwork' as const, data: { status: 'approved' as const, adminNotes: null }, now: metadata.now };
+    const review = {
+      type: 'ReviewArtwork' as const,
+      data: { status: 'approved' as const, adminNotes: null },
+      now: metadata.now,
+    };
     await handleCommand(deps.store, artworkStream(id), artworkDecider, review, metadata);
   }
 }

@@ -9,6 +9,7 @@ const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { cwd: root, s
 const steps: Array<[string, string[]]> = [
   ['npm', ['run', 'build']],
   ['npm', ['run', 'typecheck']],
+  ['npm', ['run', 'format:check']],
   ['npx', ['vitest', 'run', '--project', 'unit', '--project', 'int']],
   ['npx', ['vitest', 'run', '--project', 'e2e']],
 ];

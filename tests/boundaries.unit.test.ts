@@ -15,10 +15,18 @@ function sources(dir: string): string[] {
 const ADAPTERS: Array<{ module: RegExp; allowed: RegExp; dirs: string[] }> = [
   { module: /^socket\.io-client$/, allowed: /^web\/src\/lib\/realtime\.ts$/, dirs: ['web/src'] },
   { module: /^fabric$/, allowed: /^web\/src\/lib\/fabric/, dirs: ['web/src'] },
-  { module: /^(socket\.io|@socket\.io\/postgres-adapter)$/, allowed: /^api\/realtime\//, dirs: ['api', 'events', 'projections'] },
+  {
+    module: /^(socket\.io|@socket\.io\/postgres-adapter)$/,
+    allowed: /^api\/realtime\//,
+    dirs: ['api', 'events', 'projections'],
+  },
   { module: /^pg-boss$/, allowed: /^api\/jobs\/jobQueue\.ts$/, dirs: ['api', 'events', 'projections'] },
   { module: /^sharp$/, allowed: /^api\/images\//, dirs: ['api', 'events', 'projections'] },
-  { module: /^(fluent-ffmpeg|@ffmpeg-installer\/ffmpeg|@ffprobe-installer\/ffprobe)$/, allowed: /^api\/video\//, dirs: ['api', 'events', 'projections'] },
+  {
+    module: /^(fluent-ffmpeg|@ffmpeg-installer\/ffmpeg|@ffprobe-installer\/ffprobe)$/,
+    allowed: /^api\/video\//,
+    dirs: ['api', 'events', 'projections'],
+  },
   { module: /^minio$/, allowed: /^api\/storage\//, dirs: ['api', 'events', 'projections'] },
   { module: /^express$/, allowed: /^api\//, dirs: ['events', 'projections'] },
 ];

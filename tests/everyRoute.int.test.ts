@@ -3,22 +3,62 @@ import { client, startTestServer, type TestServer } from './support/server.ts';
 
 /** Every call of spec §7 and CONTRACT §3, as method and path. */
 const ROUTES: Array<[string, string]> = [
-  ['GET', '/api/gallery'], ['GET', '/api/tribute'], ['POST', '/api/auth/logout'], ['GET', '/api/auth/session'],
-  ['GET', '/api/artworks'], ['POST', '/api/artworks'], ['GET', '/api/artworks/1'], ['GET', '/api/artworks/1/comments'],
-  ['POST', '/api/artworks/1/comments'], ['GET', '/api/artworks/1/likes/check'], ['GET', '/api/artworks/1/likes/count'],
-  ['POST', '/api/artworks/1/likes'], ['DELETE', '/api/artworks/1/likes'], ['DELETE', '/api/artworks/1'], ['DELETE', '/api/comments/1'],
-  ['GET', '/api/stories'], ['POST', '/api/stories'], ['GET', '/api/stories/1'], ['GET', '/api/stories/1/comments'],
-  ['POST', '/api/stories/1/comments'], ['GET', '/api/stories/1/likes/check'], ['GET', '/api/stories/1/likes/count'],
-  ['POST', '/api/stories/1/likes'], ['POST', '/api/stories/1/like'], ['DELETE', '/api/stories/1'], ['DELETE', '/api/stories/comments/1'],
-  ['GET', '/api/media'], ['POST', '/api/media'], ['GET', '/api/media/1'], ['GET', '/api/media/1/comments'],
-  ['POST', '/api/media/1/comments'], ['GET', '/api/media/1/likes'], ['GET', '/api/media/1/likes/count'],
-  ['POST', '/api/media/1/likes'], ['POST', '/api/media/1/like'], ['DELETE', '/api/media/1'], ['DELETE', '/api/media/comments/1'],
-  ['GET', '/api/media/1/thumbnail'], ['GET', '/api/media/1/stream'], ['PUT', '/api/media/1/status'],
-  ['POST', '/api/upload-direct'], ['POST', '/api/process'], ['POST', '/api/media/submit-optimized'],
-  ['GET', '/api/admin/artworks/pending'], ['GET', '/api/admin/stories/pending'], ['GET', '/api/admin/media/pending'],
-  ['GET', '/api/admin/artworks/archived'], ['PATCH', '/api/admin/artworks/1'], ['PATCH', '/api/admin/stories/1'],
-  ['PATCH', '/api/admin/media/1'], ['POST', '/api/admin/artworks/1/unarchive'], ['GET', '/api/admin/queue'],
-  ['GET', '/api/admin/events'], ['GET', '/api/admin/events/verify'], ['GET', '/api/admin/events/export'], ['GET', '/api/admin/history/story/1'],
+  ['GET', '/api/gallery'],
+  ['GET', '/api/tribute'],
+  ['POST', '/api/auth/logout'],
+  ['GET', '/api/auth/session'],
+  ['GET', '/api/artworks'],
+  ['POST', '/api/artworks'],
+  ['GET', '/api/artworks/1'],
+  ['GET', '/api/artworks/1/comments'],
+  ['POST', '/api/artworks/1/comments'],
+  ['GET', '/api/artworks/1/likes/check'],
+  ['GET', '/api/artworks/1/likes/count'],
+  ['POST', '/api/artworks/1/likes'],
+  ['DELETE', '/api/artworks/1/likes'],
+  ['DELETE', '/api/artworks/1'],
+  ['DELETE', '/api/comments/1'],
+  ['GET', '/api/stories'],
+  ['POST', '/api/stories'],
+  ['GET', '/api/stories/1'],
+  ['GET', '/api/stories/1/comments'],
+  ['POST', '/api/stories/1/comments'],
+  ['GET', '/api/stories/1/likes/check'],
+  ['GET', '/api/stories/1/likes/count'],
+  ['POST', '/api/stories/1/likes'],
+  ['POST', '/api/stories/1/like'],
+  ['DELETE', '/api/stories/1'],
+  ['DELETE', '/api/stories/comments/1'],
+  ['GET', '/api/media'],
+  ['POST', '/api/media'],
+  ['GET', '/api/media/1'],
+  ['GET', '/api/media/1/comments'],
+  ['POST', '/api/media/1/comments'],
+  ['GET', '/api/media/1/likes'],
+  ['GET', '/api/media/1/likes/count'],
+  ['POST', '/api/media/1/likes'],
+  ['POST', '/api/media/1/like'],
+  ['DELETE', '/api/media/1'],
+  ['DELETE', '/api/media/comments/1'],
+  ['GET', '/api/media/1/thumbnail'],
+  ['GET', '/api/media/1/stream'],
+  ['PUT', '/api/media/1/status'],
+  ['POST', '/api/upload-direct'],
+  ['POST', '/api/process'],
+  ['POST', '/api/media/submit-optimized'],
+  ['GET', '/api/admin/artworks/pending'],
+  ['GET', '/api/admin/stories/pending'],
+  ['GET', '/api/admin/media/pending'],
+  ['GET', '/api/admin/artworks/archived'],
+  ['PATCH', '/api/admin/artworks/1'],
+  ['PATCH', '/api/admin/stories/1'],
+  ['PATCH', '/api/admin/media/1'],
+  ['POST', '/api/admin/artworks/1/unarchive'],
+  ['GET', '/api/admin/queue'],
+  ['GET', '/api/admin/events'],
+  ['GET', '/api/admin/events/verify'],
+  ['GET', '/api/admin/events/export'],
+  ['GET', '/api/admin/history/story/1'],
 ];
 const ADMIN_ONLY = ROUTES.filter(([, p]) => /^\/api\/admin\/(?!events|history)/.test(p) || p.endsWith('/status'));
 
@@ -39,11 +79,16 @@ describe('every route', () => {
     expect(res.status).toBe(403);
   });
 
-  it.each(ROUTES.filter(([m]) => m !== 'GET'))('%s %s answers a malformed JSON body with 4xx, never 500', async (method, path) => {
-    const res = await client(t.url, await t.login('admin'))(method, path, '{"broken": ', { authorization: 'the-admin-key' });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
-  });
+  it.each(ROUTES.filter(([m]) => m !== 'GET'))(
+    '%s %s answers a malformed JSON body with 4xx, never 500',
+    async (method, path) => {
+      const res = await client(t.url, await t.login('admin'))(method, path, '{"broken": ', {
+        authorization: 'the-admin-key',
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    },
+  );
 
   it('writes nothing for any of them', async () => {
     const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM events`);

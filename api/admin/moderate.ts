@@ -35,11 +35,13 @@ export async function moderate(
       if (action.type === 'unarchive') return run(artworkStream(id), artworkDecider, { type: 'UnarchiveArtwork', now });
       return run(artworkStream(id), artworkDecider, { type: 'DeleteArtwork', now });
     case 'story':
-      if (action.type === 'archive' || action.type === 'unarchive') throw new DomainError(400, 'Only artworks can be archived');
+      if (action.type === 'archive' || action.type === 'unarchive')
+        throw new DomainError(400, 'Only artworks can be archived');
       if (review) return run(storyStream(id), storyDecider, { type: 'ReviewStory', data: review, now });
       return run(storyStream(id), storyDecider, { type: 'DeleteStory', now });
     case 'media':
-      if (action.type === 'archive' || action.type === 'unarchive') throw new DomainError(400, 'Only artworks can be archived');
+      if (action.type === 'archive' || action.type === 'unarchive')
+        throw new DomainError(400, 'Only artworks can be archived');
       if (review) return run(mediaStream(id), mediaDecider, { type: 'ReviewMedia', data: review, now });
       return run(mediaStream(id), mediaDecider, { type: 'DeleteMedia', now });
   }

@@ -74,7 +74,9 @@ export function adminRoutes(deps: Deps) {
       res.json((await listPending(deps.pool, kind)).map((r) => toView(r, admin)));
     });
     router.patch(`/admin/${path}/:id`, (req, res) => act(req, res, kind, review(req.body)));
-    router.delete(`/${path}/:id`, requireAdminKey(deps.config.adminKey), (req, res) => act(req, res, kind, { type: 'delete' }));
+    router.delete(`/${path}/:id`, requireAdminKey(deps.config.adminKey), (req, res) =>
+      act(req, res, kind, { type: 'delete' }),
+    );
   }
 
   router.put('/media/:id/status', adminOnly, (req, res) => {

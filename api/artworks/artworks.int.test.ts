@@ -38,7 +38,10 @@ function artworkLife(name: string, start: () => Promise<TestServer>) {
       const id = created.body.id as number;
 
       // pending: hidden from guests, listed for the admin with the email
-      expect(await guest('GET', `/api/artworks/${id}`)).toMatchObject({ status: 404, body: { message: 'Artwork not found' } });
+      expect(await guest('GET', `/api/artworks/${id}`)).toMatchObject({
+        status: 404,
+        body: { message: 'Artwork not found' },
+      });
       const pending = await waitFor(async () => {
         const r = await admin('GET', '/api/admin/artworks/pending');
         return r.body.length ? r.body : undefined;
@@ -53,30 +56,45 @@ function artworkLife(name: string, start: () => Promise<TestServer>) {
       const gallery = await guest('GET', '/api/gallery');
       expect(gallery.body).toMatchObject({ total: 1, page: 1, pageSize: 20, pageCount: 1 });
       const card = gallery.body.items[0];
-      expect(card).toMatchObject({ kind: 'artwork', id, title: 'Sunset over the office', likeCount: 0, commentCount: 0 });
+      expect(card).toMatchObject({
+        kind: 'artwork',
+        id,
+        title: 'Sunset over the office',
+        likeCount: 0,
+        commentCount: 0,
+      });
       expect(card.email).toBeUndefined();
       expect(card.adminNotes).toBeUndefined();
       expect(card.imageData).toMatch(/^\/api\/artworks\/\d+\/image\/display$/);
 
       // the job makes a WebP thumbnail and a display size of at most 1600 px
       await waitFor(async () => {
-        const r = await fetch(`${t.url}${card.thumbnailUrl}`, { headers: { cookie: `tg_session=${await t.login('guest')}` } });
+        const r = await fetch(`${t.url}${card.thumbnailUrl}`, {
+          headers: { cookie: `tg_session=${await t.login('guest')}` },
+        });
         return r.headers.get('content-type') === 'image/webp';
       });
-      const display = await fetch(`${t.url}${card.imageData}`, { headers: { 'x-session-token': await t.login('guest') } });
+      const display = await fetch(`${t.url}${card.imageData}`, {
+        headers: { 'x-session-token': await t.login('guest') },
+      });
       const meta = await sharp(Buffer.from(await display.arrayBuffer())).metadata();
       expect(meta.format).toBe('webp');
       expect(Math.max(meta.width!, meta.height!)).toBe(1600);
 
       expect((await guest('GET', '/api/artworks')).body.map((a: { id: number }) => a.id)).toEqual([id]);
-      expect((await guest('GET', `/api/artworks/${id}`)).body).toMatchObject({ id, description: 'For the best broker' });
+      expect((await guest('GET', `/api/artworks/${id}`)).body).toMatchObject({
+        id,
+        description: 'For the best broker',
+      });
     });
 
     it('moves out of the gallery when archived and back when restored', async () => {
       const { body } = await guest('POST', '/api/artworks', await submission({ title: 'Second' }));
       await admin('PATCH', `/api/admin/artworks/${body.id}`, { status: 'approved' });
       expect((await admin('PATCH', `/api/admin/artworks/${body.id}`, { status: 'archived' })).body.archived).toBe(true);
-      expect((await admin('GET', '/api/admin/artworks/archived')).body.map((a: { id: number }) => a.id)).toContain(body.id);
+      expect((await admin('GET', '/api/admin/artworks/archived')).body.map((a: { id: number }) => a.id)).toContain(
+        body.id,
+      );
       expect((await guest('GET', `/api/artworks/${body.id}`)).status).toBe(404);
       expect((await admin('GET', '/api/admin/queue')).body).toMatchObject({ archived: 1 });
       expect((await admin('POST', `/api/admin/artworks/${body.id}/unarchive`)).body.archived).toBe(false);
@@ -111,7 +129,8 @@ describe('bad input to artwork and admin routes', () => {
               (SELECT count(*)::int FROM personal_data WHERE kind = 'email') AS people`,
     );
     const blobs = fs.existsSync(path.join(t.dataDir, 'blobs'))
-      ? fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true }).filter((f) => !String(f).includes('.meta')).length
+      ? fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true }).filter((f) => !String(f).includes('.meta'))
+          .length
       : 0;
     return { ...rows[0], blobs };
   }
@@ -119,15 +138,39 @@ describe('bad input to artwork and admin routes', () => {
   it.each([
     ['malformed JSON', '{"title": ', 400, 'Malformed JSON'],
     ['no image', { artistName: 'Sam Painter', email: 'sam@example.com' }, 400, 'Image is required'],
-    ['a short name', { imageData: 'data:image/png;base64,AAAA', artistName: 'S', email: 'sam@example.com' }, 400, 'Artist name is required'],
-    ['a bad email', { imageData: 'data:image/png;base64,AAAA', artistName: 'Sam', email: 'sam@' }, 400, 'Please enter a valid email'],
+    [
+      'a short name',
+      { imageData: 'data:image/png;base64,AAAA', artistName: 'S', email: 'sam@example.com' },
+      400,
+      'Artist name is required',
+    ],
+    [
+      'a bad email',
+      { imageData: 'data:image/png;base64,AAAA', artistName: 'Sam', email: 'sam@' },
+      400,
+      'Please enter a valid email',
+    ],
     ['wrong types', { imageData: 42, artistName: ['Sam'], email: true }, 400, 'Image is required'],
     ['an SVG', { imageData: svgDataUrl, artistName: 'Sam', email: 'sam@example.com' }, 415, 'Invalid file type'],
-    ['text behind an image data URL', { imageData: textAsPng, artistName: 'Sam', email: 'sam@example.com' }, 415, 'Invalid file type'],
-    ['not a data URL', { imageData: 'https://example.com/a.png', artistName: 'Sam', email: 'sam@example.com' }, 415, 'Invalid file type'],
+    [
+      'text behind an image data URL',
+      { imageData: textAsPng, artistName: 'Sam', email: 'sam@example.com' },
+      415,
+      'Invalid file type',
+    ],
+    [
+      'not a data URL',
+      { imageData: 'https://example.com/a.png', artistName: 'Sam', email: 'sam@example.com' },
+      415,
+      'Invalid file type',
+    ],
     [
       'a file over 20 MB',
-      { imageData: `data:image/png;base64,${'A'.repeat(21 * 1024 * 1024 * (4 / 3))}`, artistName: 'Sam', email: 'sam@example.com' },
+      {
+        imageData: `data:image/png;base64,${'A'.repeat(21 * 1024 * 1024 * (4 / 3))}`,
+        artistName: 'Sam',
+        email: 'sam@example.com',
+      },
       413,
       'File too large',
     ],

@@ -46,7 +46,8 @@ export function artworkRoutes(deps: Deps) {
 
   router.get('/artworks/:id/image/:variant', async (req, res) => {
     const id = idParam(req.params.id);
-    const row = id && VARIANTS.has(req.params.variant) && (await findItem(deps.pool, 'artwork', id, { admin: isAdmin(req) }));
+    const row =
+      id && VARIANTS.has(req.params.variant) && (await findItem(deps.pool, 'artwork', id, { admin: isAdmin(req) }));
     if (!row || !row.image) throw notFound('Artwork');
     const variant = req.params.variant as 'original' | 'display' | 'thumbnail';
     const image = row.image[variant] ?? row.image.original;

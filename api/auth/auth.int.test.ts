@@ -21,7 +21,9 @@ describe('login', () => {
     expect(cookie).toContain(`tg_session=${body.sessionToken}`);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
-    const session = await fetch(`${t.url}/api/auth/session`, { headers: { cookie: `tg_session=${body.sessionToken}` } });
+    const session = await fetch(`${t.url}/api/auth/session`, {
+      headers: { cookie: `tg_session=${body.sessionToken}` },
+    });
     expect(await session.json()).toMatchObject({ userType: role });
   });
 
@@ -46,7 +48,10 @@ describe('login', () => {
     const api = client(t.url, token);
     expect((await api('GET', '/api/gallery')).status).toBe(200);
     expect((await api('POST', '/api/auth/logout')).status).toBe(200);
-    expect(await api('GET', '/api/gallery')).toMatchObject({ status: 401, body: { message: 'Authentication required' } });
+    expect(await api('GET', '/api/gallery')).toMatchObject({
+      status: 401,
+      body: { message: 'Authentication required' },
+    });
   });
 });
 

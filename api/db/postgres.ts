@@ -16,7 +16,11 @@ export interface Database {
 }
 
 /** An external DATABASE_URL, a running embedded server on DATA_DIR, or a new one. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; log?: (m: string) => void }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  log?: (m: string) => void;
+}): Promise<Database> {
   if (opts.databaseUrl) return { url: opts.databaseUrl, stop: async () => {} };
   const dir = path.join(opts.dataDir, 'postgres');
   const running = runningPort(dir);

@@ -11,7 +11,9 @@ beforeAll(async () => {
   guest = client(t.url, await t.login('guest'));
   admin = client(t.url, await t.login('admin'));
   const created = await guest('POST', '/api/artworks', {
-    imageData: await jpegDataUrl(), artistName: 'Sam Painter', email: 'sam@example.com',
+    imageData: await jpegDataUrl(),
+    artistName: 'Sam Painter',
+    email: 'sam@example.com',
   });
   artworkId = created.body.id;
   await admin('PATCH', `/api/admin/artworks/${artworkId}`, { status: 'approved' });
@@ -24,12 +26,17 @@ describe('artwork comments and likes (spec §7 artwork calls)', () => {
     expect(added).toMatchObject({ status: 201, body: { artworkId, authorName: 'Jo', content: 'Wow' } });
     expect((await guest('GET', `/api/artworks/${artworkId}/comments`)).body).toHaveLength(1);
     expect((await guest('GET', '/api/gallery')).body.items[0].commentCount).toBe(1);
-    expect(await guest('DELETE', `/api/comments/${added.body.id}`)).toMatchObject({ status: 401, body: { message: 'Admin key required' } });
+    expect(await guest('DELETE', `/api/comments/${added.body.id}`)).toMatchObject({
+      status: 401,
+      body: { message: 'Admin key required' },
+    });
     expect(await guest('DELETE', `/api/comments/${added.body.id}`, undefined, { 'admin-key': 'nope' })).toMatchObject({
       status: 403,
       body: { message: 'Invalid admin key' },
     });
-    expect((await guest('DELETE', `/api/comments/${added.body.id}`, undefined, { 'admin-key': ADMIN_KEY })).status).toBe(200);
+    expect(
+      (await guest('DELETE', `/api/comments/${added.body.id}`, undefined, { 'admin-key': ADMIN_KEY })).status,
+    ).toBe(200);
     expect((await guest('GET', `/api/artworks/${artworkId}/comments`)).body).toEqual([]);
     expect((await guest('DELETE', '/api/comments/abc', undefined, { 'admin-key': ADMIN_KEY })).status).toBe(404);
   });
@@ -44,20 +51,34 @@ describe('artwork comments and likes (spec §7 artwork calls)', () => {
   });
 
   it('hides likes and comments of unknown or pending artworks', async () => {
-    const pending = await guest('POST', '/api/artworks', { imageData: await jpegDataUrl(), artistName: 'Sam Painter', email: 'a@b.co' });
-    for (const url of [`/api/artworks/${pending.body.id}/likes/count`, '/api/artworks/99999/comments', '/api/artworks/x/likes/check']) {
+    const pending = await guest('POST', '/api/artworks', {
+      imageData: await jpegDataUrl(),
+      artistName: 'Sam Painter',
+      email: 'a@b.co',
+    });
+    for (const url of [
+      `/api/artworks/${pending.body.id}/likes/count`,
+      '/api/artworks/99999/comments',
+      '/api/artworks/x/likes/check',
+    ]) {
       expect((await guest('GET', url)).status).toBe(404);
     }
     expect((await guest('POST', `/api/artworks/${pending.body.id}/likes`)).status).toBe(404);
   });
 
   it('deletes an artwork and its files with the admin key', async () => {
-    const created = await guest('POST', '/api/artworks', { imageData: await jpegDataUrl(), artistName: 'Sam Painter', email: 'a@b.co' });
+    const created = await guest('POST', '/api/artworks', {
+      imageData: await jpegDataUrl(),
+      artistName: 'Sam Painter',
+      email: 'a@b.co',
+    });
     const id = created.body.id;
     const key = `artworks/${id}/original.jpg`;
     expect(await t.server.deps.blobs.stat(key)).not.toBeNull();
     expect((await guest('DELETE', `/api/artworks/${id}`, undefined, { authorization: 'wrong' })).status).toBe(403);
-    expect((await guest('DELETE', `/api/artworks/${id}`, undefined, { authorization: `Bearer ${ADMIN_KEY}` })).status).toBe(200);
+    expect(
+      (await guest('DELETE', `/api/artworks/${id}`, undefined, { authorization: `Bearer ${ADMIN_KEY}` })).status,
+    ).toBe(200);
     expect(await t.server.deps.blobs.stat(key)).toBeNull();
     expect((await admin('GET', `/api/artworks/${id}`)).status).toBe(404);
   });
@@ -66,6 +87,8 @@ describe('artwork comments and likes (spec §7 artwork calls)', () => {
     const auditor = client(t.url, await t.login('auditor'));
     expect((await auditor('GET', '/api/gallery')).status).toBe(200);
     expect((await auditor('POST', `/api/artworks/${artworkId}/likes`)).status).toBe(403);
-    expect((await auditor('POST', '/api/stories', { content: 'x', authorName: 'x', email: 'a@b.co' })).status).toBe(403);
+    expect((await auditor('POST', '/api/stories', { content: 'x', authorName: 'x', email: 'a@b.co' })).status).toBe(
+      403,
+    );
   });
 });

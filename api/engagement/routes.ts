@@ -71,7 +71,11 @@ export function engagementRoutes(deps: Deps) {
       const { rows } = await pool.query<{ id: number }>(`SELECT nextval('comment_ids')::int AS id`);
       const commentId = rows[0]!.id;
       const metadata = await metadataFor(req, deps.personal);
-      const command = { type: 'PostComment' as const, data: { kind, itemId: item.id, commentId, ...input }, now: metadata.now };
+      const command = {
+        type: 'PostComment' as const,
+        data: { kind, itemId: item.id, commentId, ...input },
+        now: metadata.now,
+      };
       const { lastPosition } = await handleCommand(store, commentStream(commentId), commentDecider, command, metadata);
       await catalogReached(pool, lastPosition);
       res.status(201).json((await findComment(pool, commentId)) ?? { id: commentId, ...input, itemId: item.id, kind });

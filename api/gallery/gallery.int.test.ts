@@ -52,7 +52,10 @@ describe('GET /api/gallery', () => {
 
     await addArtwork(100, 'A late arrival');
     await settle();
-    const all = [...ids((await guest('GET', '/api/gallery')).body), ...ids((await guest('GET', '/api/gallery?page=2')).body)];
+    const all = [
+      ...ids((await guest('GET', '/api/gallery')).body),
+      ...ids((await guest('GET', '/api/gallery?page=2')).body),
+    ];
     expect(all).toHaveLength(36);
     expect(all.filter((x) => x !== 'artwork-100')).toEqual(before);
   });
@@ -71,8 +74,16 @@ describe('GET /api/gallery', () => {
 
   it('leaves out pending, rejected and archived items', async () => {
     await store.append('artwork-300', 0, [submitted(300, { title: 'Pending one' })], meta());
-    await store.append('artwork-301', 0, [submitted(301, { title: 'Archived one' }), approve('artwork', 301),
-      { type: 'ArtworkArchived', data: { artworkId: 301, archivedAt: now } }], meta());
+    await store.append(
+      'artwork-301',
+      0,
+      [
+        submitted(301, { title: 'Archived one' }),
+        approve('artwork', 301),
+        { type: 'ArtworkArchived', data: { artworkId: 301, archivedAt: now } },
+      ],
+      meta(),
+    );
     await settle();
     const all = ids((await guest('GET', '/api/gallery?q=one')).body);
     expect(all).not.toContain('artwork-300');

@@ -9,7 +9,8 @@ beforeAll(async () => {
   auditor = client(t.url, await t.login('auditor'));
   const guest = client(t.url, await t.login('guest'));
   const admin = client(t.url, await t.login('admin'));
-  storyId = (await guest('POST', '/api/stories', { content: 'Once', authorName: 'Sam', email: 'sam@example.com' })).body.id;
+  storyId = (await guest('POST', '/api/stories', { content: 'Once', authorName: 'Sam', email: 'sam@example.com' })).body
+    .id;
   await admin('PATCH', `/api/admin/stories/${storyId}`, { status: 'approved' });
   await guest('POST', `/api/stories/${storyId}/like`);
   await t.server.runner!.wake();
@@ -20,7 +21,11 @@ describe('event history for auditors', () => {
   it('pages through the log with hashes, and filters by stream and type', async () => {
     const page = await auditor('GET', '/api/admin/events?limit=2');
     expect(page.body.events).toHaveLength(2);
-    expect(page.body.events[0]).toMatchObject({ position: expect.any(Number), streamId: `story-${storyId}`, type: 'StorySubmitted' });
+    expect(page.body.events[0]).toMatchObject({
+      position: expect.any(Number),
+      streamId: `story-${storyId}`,
+      type: 'StorySubmitted',
+    });
     expect(page.body.events[0].hash).toMatch(/^[0-9a-f]{64}$/);
     expect(page.body.next).toBe(page.body.events[1].position);
     const liked = await auditor('GET', '/api/admin/events?type=ItemLiked');
@@ -31,15 +36,24 @@ describe('event history for auditors', () => {
 
   it('verifies the chain and exports NDJSON', async () => {
     expect((await auditor('GET', '/api/admin/events/verify')).body).toMatchObject({ ok: true, checked: 3 });
-    const res = await fetch(`${t.url}/api/admin/events/export`, { headers: { 'x-session-token': await t.login('auditor') } });
+    const res = await fetch(`${t.url}/api/admin/events/export`, {
+      headers: { 'x-session-token': await t.login('auditor') },
+    });
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.type)).toEqual(['StorySubmitted', 'StoryApproved', 'ItemLiked']);
   });
 
   it("shows one item's history, likes and comments included", async () => {
     const history = await auditor('GET', `/api/admin/history/story/${storyId}`);
-    expect(history.body.events.map((e: { type: string }) => e.type)).toEqual(['StorySubmitted', 'StoryApproved', 'ItemLiked']);
+    expect(history.body.events.map((e: { type: string }) => e.type)).toEqual([
+      'StorySubmitted',
+      'StoryApproved',
+      'ItemLiked',
+    ]);
     expect((await auditor('GET', '/api/admin/history/story/999')).status).toBe(404);
     expect((await auditor('GET', '/api/admin/history/nope/1')).status).toBe(404);
   });

@@ -40,7 +40,9 @@ export function createApp(deps: Deps) {
   api.use(cookieParser());
   api.use(loadSession(deps.sessions));
   // the session is checked before any body is read: without one, the answer is 401 whatever was sent
-  api.use((req, res, next) => (PUBLIC_CALLS.has(`${req.method} ${req.path}`) ? next() : requireSession(req, res, next)));
+  api.use((req, res, next) =>
+    PUBLIC_CALLS.has(`${req.method} ${req.path}`) ? next() : requireSession(req, res, next),
+  );
   api.use(auditorsOnlyRead);
   // Artwork submissions carry a data URL: a 20 MB image is about 27 MB as base64 text.
   const largeJson = express.json({ limit: '28mb' });

@@ -19,11 +19,17 @@ export interface ReceivedFile {
  * outside video/ and audio/ (415) and anything over maxBytes (413) as soon as it is seen; a request
  * that breaks off, or fails, leaves no temp file behind.
  */
-export function receiveMediaFile(req: Request, opts: { field: string; maxBytes: number; tmpDir: string }): Promise<ReceivedFile> {
+export function receiveMediaFile(
+  req: Request,
+  opts: { field: string; maxBytes: number; tmpDir: string },
+): Promise<ReceivedFile> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: opts.maxBytes, fields: 20, fieldSize: 20_000 } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: opts.maxBytes, fields: 20, fieldSize: 20_000 },
+      });
     } catch {
       reject(new HttpError(400, 'Expected a multipart upload with a file'));
       return;
@@ -32,7 +38,7 @@ export function receiveMediaFile(req: Request, opts: { field: string; maxBytes: 
     const tmp = path.join(opts.tmpDir, `upload-${randomUUID()}`);
     const fields: Record<string, string> = {};
     let written: Promise<{ filename: string; mimeType: string; bytes: number }> | undefined;
-    let incoming: NodeJS.ReadableStream & { destroy(): void } | undefined;
+    let incoming: (NodeJS.ReadableStream & { destroy(): void }) | undefined;
     let settled = false;
     const fail = (error: unknown) => {
       if (settled) return;

@@ -60,17 +60,23 @@ describe('normaliseUpload', () => {
   it('keeps every frame of an animated GIF', async () => {
     const frames = await Promise.all(
       ['red', 'green', 'blue'].map((colour) =>
-        sharp({ create: { width: 20, height: 10, channels: 3, background: colour } }).png().toBuffer(),
+        sharp({ create: { width: 20, height: 10, channels: 3, background: colour } })
+          .png()
+          .toBuffer(),
       ),
     );
-    const gif = await sharp(frames, { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer();
     const out = await normaliseUpload(gif);
     expect(out).toMatchObject({ contentType: 'image/gif', extension: 'gif', width: 20, height: 10 });
     expect((await sharp(out.buffer, { animated: true }).metadata()).pages).toBe(3);
   });
 
   it('rejects SVG with 415 Invalid file type', async () => {
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
+    );
     const err = await rejection(normaliseUpload(svg));
     expect(err.status).toBe(415);
     expect(err.message).toBe('Invalid file type');

@@ -27,7 +27,13 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
   };
   const data = { display: await stored('display', display), thumbnail: await stored('thumbnail', thumbnail) };
   const metadata = system();
-  await handleCommand(deps.store, stream, artworkDecider, { type: 'RecordRenditions', data, now: metadata.now }, metadata);
+  await handleCommand(
+    deps.store,
+    stream,
+    artworkDecider,
+    { type: 'RecordRenditions', data, now: metadata.now },
+    metadata,
+  );
 }
 
 /**

@@ -17,10 +17,22 @@ afterAll(async () => {
 });
 
 const TYPES: Record<string, string> = {
-  mp4: 'video/mp4', mov: 'video/quicktime', avi: 'video/x-msvideo', mp3: 'audio/mpeg', wav: 'audio/wav', m4a: 'audio/mp4',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  avi: 'video/x-msvideo',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  m4a: 'audio/mp4',
 };
 
-async function upload(t: TestServer, token: string, file: string, type: string, field = 'file', extra: Record<string, string> = {}) {
+async function upload(
+  t: TestServer,
+  token: string,
+  file: string,
+  type: string,
+  field = 'file',
+  extra: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(extra)) form.append(k, v);
   form.append(field, new Blob([fs.readFileSync(file)], { type }), file.split('/').pop());
@@ -29,7 +41,10 @@ async function upload(t: TestServer, token: string, file: string, type: string, 
   return { status: res.status, body: (await res.json()) as any };
 }
 
-for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', () => s3.env]] as const) {
+for (const [storage, env] of [
+  ['local files', () => ({})],
+  ['MinIO via s3rver', () => s3.env],
+] as const) {
   describe(`media (${storage})`, () => {
     let t: TestServer;
     let token: string;
@@ -48,34 +63,45 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
       expect(up.status).toBe(201);
       const mediaType = TYPES[name]!.startsWith('video') ? 'video' : 'audio';
       const created = await guest('POST', '/api/media', {
-        title: `Clip ${name}`, description: 'For Alex', artistName: 'Sam Painter', email: 'sam@example.com',
-        mediaType, mediaData: up.body.path, mimeType: TYPES[name], status: 'pending',
+        title: `Clip ${name}`,
+        description: 'For Alex',
+        artistName: 'Sam Painter',
+        email: 'sam@example.com',
+        mediaType,
+        mediaData: up.body.path,
+        mimeType: TYPES[name],
+        status: 'pending',
       });
       expect(created.status).toBe(201);
       return created.body.id as number;
     }
 
-    it.each(['mp4', 'mov', 'avi', 'mp3', 'wav', 'm4a'] as const)('takes %s through upload, approval and streaming', async (name) => {
-      const id = await submit(name);
-      expect((await guest('GET', `/api/media/${id}`)).status).toBe(404);
-      const approved = await admin('PUT', `/api/media/${id}/status`, { status: 'approved', adminNotes: 'ok' });
-      expect(approved.body).toMatchObject({ status: 'approved', kind: 'media' });
-      const item = await waitFor(async () => {
-        const r = await guest('GET', `/api/media/${id}`);
-        return r.body.processing === false && r.body;
-      });
-      if (name === 'mov' || name === 'avi') expect(item.mimeType).toBe('video/mp4');
-      const whole = await fetch(`${t.url}/api/media/${id}/stream`, { headers: { 'x-session-token': token } });
-      expect(whole.status).toBe(200);
-      const size = Number(whole.headers.get('content-length'));
-      expect((await whole.arrayBuffer()).byteLength).toBe(size);
-      if (item.mediaType === 'video') {
-        const poster = await fetch(`${t.url}/api/media/${id}/thumbnail?v=1`, { headers: { 'x-session-token': token } });
-        expect(poster.headers.get('content-type')).toBe('image/jpeg');
-      } else {
-        expect((await guest('GET', `/api/media/${id}/thumbnail`)).status).toBe(404);
-      }
-    });
+    it.each(['mp4', 'mov', 'avi', 'mp3', 'wav', 'm4a'] as const)(
+      'takes %s through upload, approval and streaming',
+      async (name) => {
+        const id = await submit(name);
+        expect((await guest('GET', `/api/media/${id}`)).status).toBe(404);
+        const approved = await admin('PUT', `/api/media/${id}/status`, { status: 'approved', adminNotes: 'ok' });
+        expect(approved.body).toMatchObject({ status: 'approved', kind: 'media' });
+        const item = await waitFor(async () => {
+          const r = await guest('GET', `/api/media/${id}`);
+          return r.body.processing === false && r.body;
+        });
+        if (name === 'mov' || name === 'avi') expect(item.mimeType).toBe('video/mp4');
+        const whole = await fetch(`${t.url}/api/media/${id}/stream`, { headers: { 'x-session-token': token } });
+        expect(whole.status).toBe(200);
+        const size = Number(whole.headers.get('content-length'));
+        expect((await whole.arrayBuffer()).byteLength).toBe(size);
+        if (item.mediaType === 'video') {
+          const poster = await fetch(`${t.url}/api/media/${id}/thumbnail?v=1`, {
+            headers: { 'x-session-token': token },
+          });
+          expect(poster.headers.get('content-type')).toBe('image/jpeg');
+        } else {
+          expect((await guest('GET', `/api/media/${id}/thumbnail`)).status).toBe(404);
+        }
+      },
+    );
 
     it('answers Range requests: 206, open-ended, suffix, and 416 past the end', async () => {
       const id = await submit('mp4');
@@ -98,19 +124,28 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
       expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
     });
 
-    it.each(['hls', 'concat', 'truncated', 'text'] as const)('refuses a hostile %s file and keeps nothing', async (name) => {
-      const before = await t.db.pool.query(`SELECT count(*)::int AS n FROM media_uploads`);
-      const res = await upload(t, token, files[name], 'video/mp4');
-      expect(res).toMatchObject({ status: 415, body: { message: 'Invalid file type' } });
-      const after = await t.db.pool.query(`SELECT count(*)::int AS n FROM media_uploads`);
-      expect(after.rows[0].n).toBe(before.rows[0].n);
-    });
+    it.each(['hls', 'concat', 'truncated', 'text'] as const)(
+      'refuses a hostile %s file and keeps nothing',
+      async (name) => {
+        const before = await t.db.pool.query(`SELECT count(*)::int AS n FROM media_uploads`);
+        const res = await upload(t, token, files[name], 'video/mp4');
+        expect(res).toMatchObject({ status: 415, body: { message: 'Invalid file type' } });
+        const after = await t.db.pool.query(`SELECT count(*)::int AS n FROM media_uploads`);
+        expect(after.rows[0].n).toBe(before.rows[0].n);
+      },
+    );
 
     it('refuses a declared type that is not video or audio, and a file over the limit', async () => {
-      expect(await upload(t, token, files.mp4, 'image/png')).toMatchObject({ status: 415, body: { message: 'Invalid file type' } });
+      expect(await upload(t, token, files.mp4, 'image/png')).toMatchObject({
+        status: 415,
+        body: { message: 'Invalid file type' },
+      });
       const big = `${files.mp4}.big`;
       fs.writeFileSync(big, Buffer.alloc(3 * 1024 * 1024, 1));
-      expect(await upload(t, token, big, 'video/mp4')).toMatchObject({ status: 413, body: { message: 'File too large' } });
+      expect(await upload(t, token, big, 'video/mp4')).toMatchObject({
+        status: 413,
+        body: { message: 'File too large' },
+      });
       fs.rmSync(big);
       expect(fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'))).toEqual([]);
     });
@@ -121,11 +156,20 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
       const boundary = 'xxBOUNDARYxx';
       const url = new URL(`${t.url}/api/upload-direct`);
       const req = request({
-        host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-        headers: { 'x-session-token': token, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10_000_000) },
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          'x-session-token': token,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(10_000_000),
+        },
       });
       req.on('error', () => {});
-      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+      );
       req.write(fs.readFileSync(files.mp4).subarray(0, 20_000));
       await new Promise((r) => setTimeout(r, 300));
       expect(fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'))).toHaveLength(1);
@@ -142,11 +186,16 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
     it('sweeps uploads nobody submitted within a day', async () => {
       const up = await upload(t, token, files.mp3, 'audio/mpeg');
       const kept = await upload(t, token, files.wav, 'audio/wav');
-      await t.db.pool.query(`UPDATE media_uploads SET created_at = now() - interval '2 days' WHERE id = ANY($1::uuid[])`, [
-        [up.body.id, kept.body.id],
-      ]);
+      await t.db.pool.query(
+        `UPDATE media_uploads SET created_at = now() - interval '2 days' WHERE id = ANY($1::uuid[])`,
+        [[up.body.id, kept.body.id]],
+      );
       await guest('POST', '/api/media', {
-        artistName: 'Sam Painter', email: 'sam@example.com', mediaType: 'audio', mediaData: kept.body.path, mimeType: 'audio/wav',
+        artistName: 'Sam Painter',
+        email: 'sam@example.com',
+        mediaType: 'audio',
+        mediaData: kept.body.path,
+        mimeType: 'audio/wav',
       });
       const { handleSweepUploads } = await import('../jobs/handlers.ts');
       await handleSweepUploads(t.server.deps);
@@ -158,18 +207,41 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
     });
 
     it('validates the submission with the spec messages', async () => {
-      const base = { artistName: 'Sam Painter', email: 'sam@example.com', mediaType: 'video', mimeType: 'video/mp4', mediaData: '/objects/uploads/x' };
-      expect((await guest('POST', '/api/media', { ...base, mediaData: '' })).body.message).toBe('Media file is required');
-      expect((await guest('POST', '/api/media', { ...base, mediaType: 'image' })).body.message).toBe('Media type is required');
-      expect((await guest('POST', '/api/media', { ...base, mimeType: undefined })).body.message).toBe('MIME type is required');
-      expect((await guest('POST', '/api/media', { ...base, artistName: 'S' })).body.message).toBe('Artist name is required');
-      expect((await guest('POST', '/api/media', { ...base, email: 'x' })).body.message).toBe('Please enter a valid email');
-      expect(await guest('POST', '/api/media', base)).toMatchObject({ status: 400, body: { message: 'No file uploaded' } });
+      const base = {
+        artistName: 'Sam Painter',
+        email: 'sam@example.com',
+        mediaType: 'video',
+        mimeType: 'video/mp4',
+        mediaData: '/objects/uploads/x',
+      };
+      expect((await guest('POST', '/api/media', { ...base, mediaData: '' })).body.message).toBe(
+        'Media file is required',
+      );
+      expect((await guest('POST', '/api/media', { ...base, mediaType: 'image' })).body.message).toBe(
+        'Media type is required',
+      );
+      expect((await guest('POST', '/api/media', { ...base, mimeType: undefined })).body.message).toBe(
+        'MIME type is required',
+      );
+      expect((await guest('POST', '/api/media', { ...base, artistName: 'S' })).body.message).toBe(
+        'Artist name is required',
+      );
+      expect((await guest('POST', '/api/media', { ...base, email: 'x' })).body.message).toBe(
+        'Please enter a valid email',
+      );
+      expect(await guest('POST', '/api/media', base)).toMatchObject({
+        status: 400,
+        body: { message: 'No file uploaded' },
+      });
     });
 
     it('accepts the submit-optimized fallback, reprocesses idempotently, and deletes with the key', async () => {
       const res = await upload(t, token, files.mov, 'video/quicktime', 'media', {
-        title: 'Fallback', description: '', artistName: 'Sam Painter', email: 'sam@example.com', mediaType: 'video',
+        title: 'Fallback',
+        description: '',
+        artistName: 'Sam Painter',
+        email: 'sam@example.com',
+        mediaType: 'video',
       });
       expect(res.status).toBe(201);
       const id = res.body.id;
@@ -180,10 +252,16 @@ for (const [storage, env] of [['local files', () => ({})], ['MinIO via s3rver', 
         return r.body.processing === false && r.body;
       });
       expect(item.title).toBe('Fallback');
-      const stored = (await t.db.pool.query(`SELECT data FROM events WHERE type = 'MediaProcessed' AND data->>'mediaId' = $1`, [String(id)])).rows;
+      const stored = (
+        await t.db.pool.query(`SELECT data FROM events WHERE type = 'MediaProcessed' AND data->>'mediaId' = $1`, [
+          String(id),
+        ])
+      ).rows;
       expect(stored).toHaveLength(1);
       expect((await guest('DELETE', `/api/media/${id}`)).status).toBe(401);
-      expect((await guest('DELETE', `/api/media/${id}`, undefined, { authorization: `Bearer ${ADMIN_KEY}` })).status).toBe(200);
+      expect(
+        (await guest('DELETE', `/api/media/${id}`, undefined, { authorization: `Bearer ${ADMIN_KEY}` })).status,
+      ).toBe(200);
       expect((await admin('GET', `/api/media/${id}`)).status).toBe(404);
       const keys = await t.server.deps.blobs.stat(stored[0].data.playable.key);
       expect(keys).toBeNull();

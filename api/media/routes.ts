@@ -13,7 +13,9 @@ import { parseRange } from '../http/range.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { MediaSubmission, storeUpload, submitMedia } from './submitMedia.ts';
 
-const ProcessRequest = z.object({ id: z.coerce.number({ error: 'Media id is required' }).int().positive('Media id is required') });
+const ProcessRequest = z.object({
+  id: z.coerce.number({ error: 'Media id is required' }).int().positive('Media id is required'),
+});
 
 export function mediaRoutes(deps: Deps) {
   const router = Router();
@@ -119,7 +121,11 @@ export function mediaRoutes(deps: Deps) {
   async function sendBlob(res: Response, key: string, contentType: string) {
     try {
       const body = await deps.blobs.read(key);
-      res.set({ 'Content-Type': contentType, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
+      res.set({
+        'Content-Type': contentType,
+        'Cache-Control': 'private, max-age=86400',
+        'X-Content-Type-Options': 'nosniff',
+      });
       body.on('error', () => res.destroy());
       body.pipe(res);
     } catch (error) {

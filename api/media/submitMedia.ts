@@ -81,8 +81,12 @@ export async function submitMedia(
       browser_playable: boolean;
     }>(`UPDATE media_uploads SET claimed_by = $2 WHERE key = $1 AND claimed_by IS NULL RETURNING *`, [key, mediaId]);
     const upload = claimed[0];
-    if (!upload) throw new HttpError(400, 'No file uploaded', { errors: [{ path: 'mediaData', message: 'Please upload a video or audio file first.' }] });
-    if (upload.media_type !== input.mediaType) throw new HttpError(400, `This file is ${upload.media_type}, not ${input.mediaType}`);
+    if (!upload)
+      throw new HttpError(400, 'No file uploaded', {
+        errors: [{ path: 'mediaData', message: 'Please upload a video or audio file first.' }],
+      });
+    if (upload.media_type !== input.mediaType)
+      throw new HttpError(400, `This file is ${upload.media_type}, not ${input.mediaType}`);
     const emailRef = await deps.personal.recordEmail(input.email, tx);
     const events = mediaDecider.decide(
       {

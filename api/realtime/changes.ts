@@ -20,28 +20,48 @@ export function changesOf(event: RecordedEvent): Change[] {
       return [{ what: 'queue', kind: 'media', id: event.data.mediaId }];
     case 'ArtworkApproved':
     case 'ArtworkUnarchived':
-      return [{ what: 'added', kind: 'artwork', id: event.data.artworkId }, { what: 'queue', kind: 'artwork', id: event.data.artworkId }];
+      return [
+        { what: 'added', kind: 'artwork', id: event.data.artworkId },
+        { what: 'queue', kind: 'artwork', id: event.data.artworkId },
+      ];
     case 'StoryApproved':
-      return [{ what: 'added', kind: 'story', id: event.data.storyId }, { what: 'queue', kind: 'story', id: event.data.storyId }];
+      return [
+        { what: 'added', kind: 'story', id: event.data.storyId },
+        { what: 'queue', kind: 'story', id: event.data.storyId },
+      ];
     case 'MediaApproved':
-      return [{ what: 'added', kind: 'media', id: event.data.mediaId }, { what: 'queue', kind: 'media', id: event.data.mediaId }];
+      return [
+        { what: 'added', kind: 'media', id: event.data.mediaId },
+        { what: 'queue', kind: 'media', id: event.data.mediaId },
+      ];
     case 'ArtworkRejected':
     case 'ArtworkArchived':
     case 'ArtworkDeleted':
-      return [{ what: 'removed', kind: 'artwork', id: event.data.artworkId }, { what: 'queue', kind: 'artwork', id: event.data.artworkId }];
+      return [
+        { what: 'removed', kind: 'artwork', id: event.data.artworkId },
+        { what: 'queue', kind: 'artwork', id: event.data.artworkId },
+      ];
     case 'StoryRejected':
     case 'StoryDeleted':
-      return [{ what: 'removed', kind: 'story', id: event.data.storyId }, { what: 'queue', kind: 'story', id: event.data.storyId }];
+      return [
+        { what: 'removed', kind: 'story', id: event.data.storyId },
+        { what: 'queue', kind: 'story', id: event.data.storyId },
+      ];
     case 'MediaRejected':
     case 'MediaDeleted':
-      return [{ what: 'removed', kind: 'media', id: event.data.mediaId }, { what: 'queue', kind: 'media', id: event.data.mediaId }];
+      return [
+        { what: 'removed', kind: 'media', id: event.data.mediaId },
+        { what: 'queue', kind: 'media', id: event.data.mediaId },
+      ];
     case 'ItemLiked':
     case 'ItemUnliked':
       return [{ what: 'likes', kind: event.data.kind, id: event.data.itemId }];
     case 'CommentPosted':
       return [{ what: 'comment-added', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId }];
     case 'CommentRemoved':
-      return [{ what: 'comment-removed', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId }];
+      return [
+        { what: 'comment-removed', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId },
+      ];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
       return [];
@@ -85,7 +105,10 @@ export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[
         const row = await findItem(pool, kind, id, guest);
         const comment = await findComment(pool, c.commentId);
         if (row && comment) {
-          messages.push({ event: 'comments:added', payload: { position, kind, id, comment, commentCount: row.comment_count } });
+          messages.push({
+            event: 'comments:added',
+            payload: { position, kind, id, comment, commentCount: row.comment_count },
+          });
         }
         break;
       }

@@ -7,8 +7,20 @@ export interface ServerToClientEvents {
   'gallery:item-added': (p: { position: number; kind: Kind; item: ItemView }) => void;
   'gallery:item-removed': (p: { position: number; kind: Kind; id: number }) => void;
   'likes:changed': (p: { position: number; kind: Kind; id: number; likeCount: number }) => void;
-  'comments:added': (p: { position: number; kind: Kind; id: number; comment: CommentView; commentCount: number }) => void;
-  'comments:removed': (p: { position: number; kind: Kind; id: number; commentId: number; commentCount: number }) => void;
+  'comments:added': (p: {
+    position: number;
+    kind: Kind;
+    id: number;
+    comment: CommentView;
+    commentCount: number;
+  }) => void;
+  'comments:removed': (p: {
+    position: number;
+    kind: Kind;
+    id: number;
+    commentId: number;
+    commentCount: number;
+  }) => void;
   'admin:queue-changed': (p: { position: number; kind: Kind } & QueueCounts) => void;
   presence: (p: { online: number }) => void;
   /** To one reconnecting socket: what it missed since its `since`, up to `upTo`; or refetch everything. */

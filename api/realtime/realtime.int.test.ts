@@ -45,7 +45,10 @@ describe('live updates', () => {
     let guestSawQueue = false;
     guestSocket.on('admin:queue-changed', () => (guestSawQueue = true));
 
-    const queued = next<{ position: number; kind: string; pending: { artworks: number } }>(adminSocket, 'admin:queue-changed');
+    const queued = next<{ position: number; kind: string; pending: { artworks: number } }>(
+      adminSocket,
+      'admin:queue-changed',
+    );
     const created = await client(t.url, guestToken)('POST', '/api/artworks', {
       imageData: await jpegDataUrl(),
       artistName: 'Sam Painter',
@@ -54,7 +57,10 @@ describe('live updates', () => {
     const change = await queued;
     expect(change).toMatchObject({ kind: 'artwork', pending: { artworks: 1, stories: 0, media: 0 }, archived: 0 });
 
-    const added = next<{ position: number; kind: string; item: Record<string, unknown> }>(guestSocket, 'gallery:item-added');
+    const added = next<{ position: number; kind: string; item: Record<string, unknown> }>(
+      guestSocket,
+      'gallery:item-added',
+    );
     await client(t.url, adminToken)('PATCH', `/api/admin/artworks/${created.body.id}`, { status: 'approved' });
     const payload = await added;
     expect(payload.kind).toBe('artwork');
@@ -69,7 +75,10 @@ describe('live updates', () => {
     const adminApi = client(t.url, await t.login('admin'));
     const api = client(t.url, guestToken);
     const created = await api('POST', '/api/stories', {
-      content: 'A story', authorName: 'Sam', email: 'sam@example.com', isAnonymous: false,
+      content: 'A story',
+      authorName: 'Sam',
+      email: 'sam@example.com',
+      isAnonymous: false,
     });
     await adminApi('PATCH', `/api/admin/stories/${created.body.id}`, { status: 'approved' });
     const watcher = await open({ token: await t.login('guest') });
@@ -79,7 +88,10 @@ describe('live updates', () => {
     expect(await liked).toMatchObject({ kind: 'story', id: created.body.id, likeCount: 1 });
 
     const commented = next<{ comment: { content: string }; commentCount: number }>(watcher, 'comments:added');
-    const comment = await api('POST', `/api/stories/${created.body.id}/comments`, { authorName: 'Sam', content: 'So true' });
+    const comment = await api('POST', `/api/stories/${created.body.id}/comments`, {
+      authorName: 'Sam',
+      content: 'So true',
+    });
     expect(await commented).toMatchObject({ comment: { content: 'So true' }, commentCount: 1 });
 
     const removed = next<{ commentId: number; commentCount: number }>(watcher, 'comments:removed');

@@ -66,7 +66,9 @@ export class Realtime {
     this.io.use(async (socket, next) => {
       const auth = socket.handshake.auth as { token?: unknown };
       const token =
-        typeof auth.token === 'string' && auth.token ? auth.token : cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
+        typeof auth.token === 'string' && auth.token
+          ? auth.token
+          : cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
       const session = await sessions.find(token).catch(() => undefined);
       if (!session) return next(new Error('Authentication required'));
       socket.data.session = session;

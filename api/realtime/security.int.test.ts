@@ -24,7 +24,8 @@ function open(url: string, auth: Record<string, unknown>, extra: Record<string, 
     socket.once('connect_error', reject);
   });
 }
-const closed = (socket: Socket) => new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+const closed = (socket: Socket) =>
+  new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
 const next = <T>(socket: Socket, event: string, ms = 10_000) =>
   new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${event}`)), ms);
@@ -96,10 +97,11 @@ describe('catch-up after a reconnect', () => {
 
     const again = connect(t.url, { auth: { token, since }, transports: ['websocket'], reconnection: false });
     sockets.push(again);
-    const batch = await next<{ upTo: number; refetch: boolean; messages: Array<{ event: string; payload: { position: number } }> }>(
-      again,
-      'sync:batch',
-    );
+    const batch = await next<{
+      upTo: number;
+      refetch: boolean;
+      messages: Array<{ event: string; payload: { position: number } }>;
+    }>(again, 'sync:batch');
     expect(batch.refetch).toBe(false);
     const events = batch.messages.map((m) => m.event);
     expect(events).toEqual(['gallery:item-added', 'comments:added', 'likes:changed']);
@@ -113,11 +115,17 @@ describe('catch-up after a reconnect', () => {
 
   it('tells a client that missed too much to refetch', async () => {
     const store = t.server.deps.store;
-    const { rows } = await t.db.pool.query<{ seq: number }>(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
+    const { rows } = await t.db.pool.query<{ seq: number }>(
+      `SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`,
+    );
     const since = rows[0]!.seq;
     for (let i = 0; i < 600; i++) await store.append(`artwork-${900_000 + i}`, 0, [submitted(900_000 + i)], meta());
     await t.server.runner!.wake();
-    const socket = connect(t.url, { auth: { token: await t.login('guest'), since }, transports: ['websocket'], reconnection: false });
+    const socket = connect(t.url, {
+      auth: { token: await t.login('guest'), since },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     sockets.push(socket);
     const batch = await next<{ refetch: boolean; upTo: number; messages: unknown[] }>(socket, 'sync:batch');
     expect(batch).toMatchObject({ refetch: true, messages: [] });
@@ -135,18 +143,30 @@ describe('several API processes on one database', () => {
   async function startProcess(role: 'api' | 'worker'): Promise<string> {
     const port = await freePort();
     const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../main.ts'), '--role', role], {
-      env: { ...process.env, PORT: String(port), DATABASE_URL: t.db.url, DATA_DIR: t.dataDir, GALLERY_PASSWORD: PASSWORDS.guest, ADMIN_PASSWORD: PASSWORDS.admin, NODE_ENV: 'test' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: t.db.url,
+        DATA_DIR: t.dataDir,
+        GALLERY_PASSWORD: PASSWORDS.guest,
+        ADMIN_PASSWORD: PASSWORDS.admin,
+        NODE_ENV: 'test',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
-    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => /running|http:\/\//.test(d.toString()) && resolve()));
+    await new Promise<void>((resolve) =>
+      child.stdout!.on('data', (d: Buffer) => /running|http:\/\//.test(d.toString()) && resolve()),
+    );
     return `http://127.0.0.1:${port}`;
   }
 
   it('delivers a change made through one process to a socket on another', async () => {
     const apiB = await startProcess('api');
     const login = await fetch(`${apiB}/api/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORDS.guest }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: PASSWORDS.guest }),
     });
     const { sessionToken } = (await login.json()) as { sessionToken: string };
     const onB = await open(apiB, { token: sessionToken });

@@ -41,7 +41,14 @@ describe('MinioBlobStore (against s3rver)', () => {
     dir = await mkdtemp(path.join(tmpdir(), 's3rver-'));
     server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir });
     const { port } = await server.run();
-    config = { endPoint: '127.0.0.1', port, useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'gallery-test' };
+    config = {
+      endPoint: '127.0.0.1',
+      port,
+      useSSL: false,
+      accessKey: 'S3RVER',
+      secretKey: 'S3RVER',
+      bucket: 'gallery-test',
+    };
     harness.store = await createBlobStore({ blobDir: '/nonexistent', minio: config });
     harness.leftoverFiles = async () => [];
   });
@@ -66,7 +73,9 @@ describe('MinioBlobStore (against s3rver)', () => {
 
     it('round-trips a 12 MiB stream in three parts', async () => {
       const { source, sha256 } = randomStream(12 * MiB + 123);
-      expect(await store.put('multipart/big.bin', source, { contentType: 'video/mp4' })).toEqual({ size: 12 * MiB + 123 });
+      expect(await store.put('multipart/big.bin', source, { contentType: 'video/mp4' })).toEqual({
+        size: 12 * MiB + 123,
+      });
       expect(await store.stat('multipart/big.bin')).toEqual({ size: 12 * MiB + 123, contentType: 'video/mp4' });
       expect(digest(await buffer(await store.read('multipart/big.bin')))).toBe(sha256);
       const tail = await buffer(await store.read('multipart/big.bin', { start: 10 * MiB, end: 10 * MiB + 9 }));
@@ -75,12 +84,12 @@ describe('MinioBlobStore (against s3rver)', () => {
 
     it('never completes an upload whose source fails after some parts were sent', async () => {
       await store.put('multipart/kept.bin', Buffer.from('old'), { contentType: 'text/plain' });
-      await expect(store.put('multipart/kept.bin', failingStream(11 * MiB), { contentType: 'video/mp4' })).rejects.toThrow(
-        'source broke',
-      );
-      await expect(store.put('multipart/never.bin', failingStream(11 * MiB), { contentType: 'video/mp4' })).rejects.toThrow(
-        'source broke',
-      );
+      await expect(
+        store.put('multipart/kept.bin', failingStream(11 * MiB), { contentType: 'video/mp4' }),
+      ).rejects.toThrow('source broke');
+      await expect(
+        store.put('multipart/never.bin', failingStream(11 * MiB), { contentType: 'video/mp4' }),
+      ).rejects.toThrow('source broke');
       expect(await store.stat('multipart/never.bin')).toBeNull();
       expect(await text(await store.read('multipart/kept.bin'))).toBe('old');
     });
@@ -92,7 +101,9 @@ function blobStoreContract(harness: Harness, quirks: { s3rver?: boolean } = {}) 
 
   it('puts, stats and reads back a buffer with its content type', async () => {
     const body = Buffer.from('hello, gallery');
-    expect(await store().put('artworks/12/original.jpg', body, { contentType: 'image/jpeg' })).toEqual({ size: body.length });
+    expect(await store().put('artworks/12/original.jpg', body, { contentType: 'image/jpeg' })).toEqual({
+      size: body.length,
+    });
     expect(await store().stat('artworks/12/original.jpg')).toEqual({ size: body.length, contentType: 'image/jpeg' });
     expect(await buffer(await store().read('artworks/12/original.jpg'))).toEqual(body);
   });
@@ -119,14 +130,18 @@ function blobStoreContract(harness: Harness, quirks: { s3rver?: boolean } = {}) 
 
   it('rejects unsatisfiable and malformed ranges', async () => {
     await store().put('ranges/short.txt', Buffer.from('abc'), { contentType: 'text/plain' });
-    await expect(store().read('ranges/short.txt', { start: 3, end: 10 })).rejects.toMatchObject({ code: 'InvalidRange' });
+    await expect(store().read('ranges/short.txt', { start: 3, end: 10 })).rejects.toMatchObject({
+      code: 'InvalidRange',
+    });
     await expect(store().read('ranges/short.txt', { start: 2, end: 1 })).rejects.toThrow(RangeError);
     await expect(store().read('ranges/short.txt', { start: -1, end: 1 })).rejects.toThrow(RangeError);
   });
 
   it('streams a 5 MB body of unknown length', async () => {
     const { source, sha256 } = randomStream(5_000_000);
-    expect(await store().put('media/3/original.mp4', source, { contentType: 'video/mp4' })).toEqual({ size: 5_000_000 });
+    expect(await store().put('media/3/original.mp4', source, { contentType: 'video/mp4' })).toEqual({
+      size: 5_000_000,
+    });
     expect(await store().stat('media/3/original.mp4')).toEqual({ size: 5_000_000, contentType: 'video/mp4' });
     expect(digest(await buffer(await store().read('media/3/original.mp4')))).toBe(sha256);
     const middle = await buffer(await store().read('media/3/original.mp4', { start: 1_000_000, end: 1_999_999 }));
@@ -134,9 +149,11 @@ function blobStoreContract(harness: Harness, quirks: { s3rver?: boolean } = {}) 
   });
 
   it('accepts an empty stream', async () => {
-    expect(await store().put('empty/zero.bin', Readable.from([]), { contentType: 'application/octet-stream' })).toEqual({
-      size: 0,
-    });
+    expect(await store().put('empty/zero.bin', Readable.from([]), { contentType: 'application/octet-stream' })).toEqual(
+      {
+        size: 0,
+      },
+    );
     expect(await store().stat('empty/zero.bin')).toEqual({ size: 0, contentType: 'application/octet-stream' });
   });
 
@@ -169,13 +186,15 @@ function blobStoreContract(harness: Harness, quirks: { s3rver?: boolean } = {}) 
 
   it("rejects a read of a missing key with code 'NotFound'", async () => {
     await expect(store().read('missing/nothing.jpg')).rejects.toMatchObject({ code: 'NotFound' });
-    await expect(store().read('missing/nothing.jpg', { start: 0, end: 10 })).rejects.toMatchObject({ code: 'NotFound' });
+    await expect(store().read('missing/nothing.jpg', { start: 0, end: 10 })).rejects.toMatchObject({
+      code: 'NotFound',
+    });
   });
 
   it('leaves nothing behind when the source stream errors midway', async () => {
-    await expect(store().put('failed/errored.bin', failingStream(1 * MiB), { contentType: 'video/mp4' })).rejects.toThrow(
-      'source broke',
-    );
+    await expect(
+      store().put('failed/errored.bin', failingStream(1 * MiB), { contentType: 'video/mp4' }),
+    ).rejects.toThrow('source broke');
     expect(await store().stat('failed/errored.bin')).toBeNull();
     expect(await harness.leftoverFiles()).toEqual([]);
   });
@@ -196,16 +215,25 @@ function blobStoreContract(harness: Harness, quirks: { s3rver?: boolean } = {}) 
     expect(await text(await store().read('failed/kept.txt'))).toBe('old');
   });
 
-  it.each(['../escape.txt', 'a/../../b', 'a/..', '/etc/passwd', 'a\\b', 'a\0b', '', 'a//b', 'a/', '.hidden', 'a/.meta'])(
-    'rejects the bad key %j in every operation',
-    async (key) => {
-      const body = Buffer.from('x');
-      await expect(store().put(key, body, { contentType: 'text/plain' })).rejects.toThrow(TypeError);
-      await expect(store().stat(key)).rejects.toThrow(TypeError);
-      await expect(store().read(key)).rejects.toThrow(TypeError);
-      await expect(store().delete(key)).rejects.toThrow(TypeError);
-    },
-  );
+  it.each([
+    '../escape.txt',
+    'a/../../b',
+    'a/..',
+    '/etc/passwd',
+    'a\\b',
+    'a\0b',
+    '',
+    'a//b',
+    'a/',
+    '.hidden',
+    'a/.meta',
+  ])('rejects the bad key %j in every operation', async (key) => {
+    const body = Buffer.from('x');
+    await expect(store().put(key, body, { contentType: 'text/plain' })).rejects.toThrow(TypeError);
+    await expect(store().stat(key)).rejects.toThrow(TypeError);
+    await expect(store().read(key)).rejects.toThrow(TypeError);
+    await expect(store().delete(key)).rejects.toThrow(TypeError);
+  });
 }
 
 function randomStream(total: number) {

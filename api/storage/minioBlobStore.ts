@@ -25,7 +25,10 @@ export type MinioConfig = {
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 const MIN_PART_SIZE = 5 * 1024 * 1024; // S3's minimum for every part but the last
 
-export async function createMinioBlobStore(config: MinioConfig, options: { partSize?: number } = {}): Promise<BlobStore> {
+export async function createMinioBlobStore(
+  config: MinioConfig,
+  options: { partSize?: number } = {},
+): Promise<BlobStore> {
   const client = new Client({
     endPoint: config.endPoint,
     port: config.port,
@@ -139,11 +142,17 @@ export class MinioBlobStore implements BlobStore {
     const results = await this.client.removeObjects(this.bucket, names);
     const failed = results.find((result) => result?.Error && result.Error.Code !== 'NoSuchKey');
     if (failed?.Error) {
-      throw new Error(`Could not delete ${failed.Error.Key ?? prefix}: ${failed.Error.Code} ${failed.Error.Message ?? ''}`);
+      throw new Error(
+        `Could not delete ${failed.Error.Key ?? prefix}: ${failed.Error.Code} ${failed.Error.Message ?? ''}`,
+      );
     }
   }
 
-  private async uploadPart(key: string, upload: { id: string; parts: { part: number; etag: string }[] }, chunk: Buffer) {
+  private async uploadPart(
+    key: string,
+    upload: { id: string; parts: { part: number; etag: string }[] },
+    chunk: Buffer,
+  ) {
     const part = upload.parts.length + 1;
     const { etag } = await this.client.uploadPart(
       {

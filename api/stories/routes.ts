@@ -11,25 +11,26 @@ import { notFound, parseInput } from '../http/errors.ts';
 import { emailField } from '../http/fields.ts';
 
 /** Spec §5 story schema, with its messages; CONTRACT: title, author and email up to 255 characters. */
-export const StorySubmission = z.object({
-  title: z
-    .string({ error: 'Title must be text' })
-    .max(255, 'Title must be 255 characters or fewer')
-    .nullish()
-    .transform((v) => (v?.trim() ? v.trim() : null)),
-  content: z
-    .string({ error: 'Please write something before submitting' })
-    .trim()
-    .min(1, 'Please write something before submitting')
-    .max(20_000, 'Your story is too long'),
-  authorName: z
-    .string({ error: 'Please enter your name' })
-    .trim()
-    .min(1, 'Please enter your name')
-    .max(255, 'Name must be 255 characters or fewer'),
-  email: emailField('Please enter a valid email address').nullish(),
-  isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).optional().default(false),
-})
+export const StorySubmission = z
+  .object({
+    title: z
+      .string({ error: 'Title must be text' })
+      .max(255, 'Title must be 255 characters or fewer')
+      .nullish()
+      .transform((v) => (v?.trim() ? v.trim() : null)),
+    content: z
+      .string({ error: 'Please write something before submitting' })
+      .trim()
+      .min(1, 'Please write something before submitting')
+      .max(20_000, 'Your story is too long'),
+    authorName: z
+      .string({ error: 'Please enter your name' })
+      .trim()
+      .min(1, 'Please enter your name')
+      .max(255, 'Name must be 255 characters or fewer'),
+    email: emailField('Please enter a valid email address').nullish(),
+    isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).optional().default(false),
+  })
   // an anonymous story needs no contact details: its form disables name and email (spec §2)
   .refine((s) => s.isAnonymous || !!s.email, { message: 'Please enter a valid email address', path: ['email'] });
 

@@ -32,8 +32,14 @@ describe('stories', () => {
     expect(created.body).toMatchObject({ kind: 'story', status: 'pending', authorName: 'Priya Shah' });
     expect(created.body.email).toBeUndefined();
     const id = created.body.id;
-    expect(await guest('GET', `/api/stories/${id}`)).toMatchObject({ status: 404, body: { message: 'Story not found' } });
-    expect((await admin('GET', '/api/admin/stories/pending')).body[0]).toMatchObject({ id, email: 'priya@example.com' });
+    expect(await guest('GET', `/api/stories/${id}`)).toMatchObject({
+      status: 404,
+      body: { message: 'Story not found' },
+    });
+    expect((await admin('GET', '/api/admin/stories/pending')).body[0]).toMatchObject({
+      id,
+      email: 'priya@example.com',
+    });
 
     const approved = await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved', adminNotes: 'Beautiful' });
     expect(approved.body).toMatchObject({ status: 'approved', adminNotes: 'Beautiful' });
@@ -85,7 +91,10 @@ describe('comments', () => {
   });
 
   it('are added trimmed, listed, counted, and deleted with the admin key', async () => {
-    const added = await guest('POST', `/api/stories/${storyId}/comments`, { authorName: '  Sam  ', content: '  Lovely  ' });
+    const added = await guest('POST', `/api/stories/${storyId}/comments`, {
+      authorName: '  Sam  ',
+      content: '  Lovely  ',
+    });
     expect(added).toMatchObject({ status: 201, body: { storyId, authorName: 'Sam', content: 'Lovely' } });
     const list = await guest('GET', `/api/stories/${storyId}/comments`);
     expect(list.body).toHaveLength(1);
@@ -104,7 +113,9 @@ describe('comments', () => {
     });
     expect(removed).toMatchObject({ status: 200, body: { message: 'Comment deleted successfully' } });
     expect((await guest('GET', `/api/stories/${storyId}/comments`)).body).toHaveLength(0);
-    expect((await guest('DELETE', `/api/stories/comments/${commentId}`, undefined, { authorization: ADMIN_KEY })).status).toBe(404);
+    expect(
+      (await guest('DELETE', `/api/stories/comments/${commentId}`, undefined, { authorization: ADMIN_KEY })).status,
+    ).toBe(404);
   });
 
   it.each([
@@ -113,12 +124,17 @@ describe('comments', () => {
     [{ authorName: 'Sam', content: 'x'.repeat(501) }, 'Comment is too long'],
     [{ authorName: 7, content: 'Hi' }, 'Name is required'],
   ])('refuses %j with "%s"', async (body, message) => {
-    expect(await guest('POST', `/api/stories/${storyId}/comments`, body)).toMatchObject({ status: 400, body: { message } });
+    expect(await guest('POST', `/api/stories/${storyId}/comments`, body)).toMatchObject({
+      status: 400,
+      body: { message },
+    });
   });
 
   it('are refused on pending and unknown items', async () => {
     const pending = (await guest('POST', '/api/stories', story())).body.id;
-    expect((await guest('POST', `/api/stories/${pending}/comments`, { authorName: 'Sam', content: 'Hi' })).status).toBe(404);
+    expect((await guest('POST', `/api/stories/${pending}/comments`, { authorName: 'Sam', content: 'Hi' })).status).toBe(
+      404,
+    );
     expect((await guest('GET', `/api/stories/${pending}/comments`)).status).toBe(404);
     expect((await guest('GET', '/api/stories/999999/comments')).status).toBe(404);
   });
@@ -145,13 +161,17 @@ describe('likes', () => {
     const id = (await guest('POST', '/api/stories', story())).body.id;
     await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
     const visitors = await Promise.all(Array.from({ length: 200 }, () => t.login('guest')));
-    const results = await Promise.all(visitors.map((token) => client(t.url, token)('POST', `/api/stories/${id}/likes`)));
+    const results = await Promise.all(
+      visitors.map((token) => client(t.url, token)('POST', `/api/stories/${id}/likes`)),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     // a second like from each changes nothing
     await Promise.all(visitors.slice(0, 50).map((token) => client(t.url, token)('POST', `/api/stories/${id}/likes`)));
     await t.server.runner!.wake();
     expect((await guest('GET', `/api/stories/${id}/likes/count`)).body).toEqual({ count: 200 });
-    expect(await count(`SELECT count(*)::int AS n FROM events WHERE type = 'ItemLiked' AND data->>'itemId' = '${id}'`)).toBe(200);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM events WHERE type = 'ItemLiked' AND data->>'itemId' = '${id}'`),
+    ).toBe(200);
     const { check } = await import('#projections/maintenance.ts');
     const { catalogProjection } = await import('#projections/catalog/catalogProjection.ts');
     expect(await check(t.server.deps.store, catalogProjection)).toEqual({ ok: true });
@@ -167,7 +187,9 @@ describe('deletion', () => {
     expect((await guest('DELETE', `/api/stories/${id}`, undefined, { authorization: 'nope' })).status).toBe(403);
     expect((await guest('DELETE', `/api/stories/${id}`, undefined, { authorization: ADMIN_KEY })).status).toBe(200);
     expect((await admin('GET', `/api/stories/${id}`)).status).toBe(404);
-    expect(await count(`SELECT count(*)::int AS n FROM catalog_comments WHERE kind = 'story' AND item_id = ${id}`)).toBe(0);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM catalog_comments WHERE kind = 'story' AND item_id = ${id}`),
+    ).toBe(0);
     expect((await guest('DELETE', `/api/stories/${id}`, undefined, { authorization: ADMIN_KEY })).status).toBe(404);
   });
 });

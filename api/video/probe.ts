@@ -101,7 +101,8 @@ function describe(container: Container, probe: z.infer<typeof ProbeOutput>): Pro
 
   const size = video ? displaySize(video) : undefined;
   if (video && !size) throw reject('video without dimensions');
-  if (size && Math.max(size.width, size.height) > MAX_EDGE_PIXELS) throw new MediaRejected(413, { reason: 'dimensions' });
+  if (size && Math.max(size.width, size.height) > MAX_EDGE_PIXELS)
+    throw new MediaRejected(413, { reason: 'dimensions' });
 
   return {
     kind,

@@ -50,7 +50,7 @@ async function rejection(work: Promise<unknown>): Promise<unknown> {
 /** Byte offset of a top-level MP4 box type, or -1. */
 async function boxOffset(file: string, type: string): Promise<number> {
   const bytes = await readFile(file);
-  for (let at = 0; at + 8 <= bytes.length; ) {
+  for (let at = 0; at + 8 <= bytes.length;) {
     const size = bytes.readUInt32BE(at);
     if (bytes.toString('latin1', at + 4, at + 8) === type) return at;
     if (size < 8) return -1;
@@ -61,9 +61,43 @@ async function boxOffset(file: string, type: string): Promise<number> {
 
 describe('probeMedia on real files', () => {
   it.each([
-    ['mp4', { kind: 'video', container: 'mp4', mimeType: 'video/mp4', browserPlayable: true, videoCodec: 'h264', audioCodec: 'aac', width: 960, height: 540 }],
-    ['mov', { kind: 'video', container: 'mov', mimeType: 'video/quicktime', browserPlayable: false, videoCodec: 'mjpeg', audioCodec: 'pcm_s16le', width: 321, height: 241 }],
-    ['avi', { kind: 'video', container: 'avi', mimeType: 'video/x-msvideo', browserPlayable: false, videoCodec: 'mpeg4', audioCodec: 'mp3' }],
+    [
+      'mp4',
+      {
+        kind: 'video',
+        container: 'mp4',
+        mimeType: 'video/mp4',
+        browserPlayable: true,
+        videoCodec: 'h264',
+        audioCodec: 'aac',
+        width: 960,
+        height: 540,
+      },
+    ],
+    [
+      'mov',
+      {
+        kind: 'video',
+        container: 'mov',
+        mimeType: 'video/quicktime',
+        browserPlayable: false,
+        videoCodec: 'mjpeg',
+        audioCodec: 'pcm_s16le',
+        width: 321,
+        height: 241,
+      },
+    ],
+    [
+      'avi',
+      {
+        kind: 'video',
+        container: 'avi',
+        mimeType: 'video/x-msvideo',
+        browserPlayable: false,
+        videoCodec: 'mpeg4',
+        audioCodec: 'mp3',
+      },
+    ],
     ['mp3', { kind: 'audio', container: 'mp3', mimeType: 'audio/mpeg', browserPlayable: true, audioCodec: 'mp3' }],
     ['wav', { kind: 'audio', container: 'wav', mimeType: 'audio/wav', browserPlayable: true, audioCodec: 'pcm_s16le' }],
     ['m4a', { kind: 'audio', container: 'm4a', mimeType: 'audio/mp4', browserPlayable: true, audioCodec: 'aac' }],
@@ -80,7 +114,24 @@ describe('probeMedia on real files', () => {
     const rotated = path.join(dir, 'rotated.mp4');
     await runTool({
       tool: 'ffmpeg',
-      args: ['-nostdin', '-v', 'error', '-protocol_whitelist', 'file', '-f', 'mov', '-i', `file:${media.mp4}`, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', '-f', 'mp4', `file:${rotated}`],
+      args: [
+        '-nostdin',
+        '-v',
+        'error',
+        '-protocol_whitelist',
+        'file',
+        '-f',
+        'mov',
+        '-i',
+        `file:${media.mp4}`,
+        '-c',
+        'copy',
+        '-metadata:s:v:0',
+        'rotate=90',
+        '-f',
+        'mp4',
+        `file:${rotated}`,
+      ],
       timeoutMs: 30_000,
     });
     expect(await probeMedia(rotated)).toMatchObject({ width: 540, height: 960 });
@@ -90,7 +141,22 @@ describe('probeMedia on real files', () => {
     const long = path.join(dir, 'long.wav');
     await runTool({
       tool: 'ffmpeg',
-      args: ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=1000:cl=mono', '-t', '3700', '-c:a', 'pcm_u8', '-f', 'wav', `file:${long}`],
+      args: [
+        '-nostdin',
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=1000:cl=mono',
+        '-t',
+        '3700',
+        '-c:a',
+        'pcm_u8',
+        '-f',
+        'wav',
+        `file:${long}`,
+      ],
       timeoutMs: 30_000,
     });
     await expect(probeMedia(long)).rejects.toMatchObject({ status: 413, message: 'File too large' });
@@ -114,7 +180,10 @@ describe('hostile files', () => {
     const file = path.join(dir, `${name}.mp4`);
     await writeFile(file, bytes);
     const { run, calls } = recordingRunner();
-    await expect(probeMedia(file, { run })).rejects.toMatchObject({ status: 415, reason: expect.stringMatching(/^sniff:/) });
+    await expect(probeMedia(file, { run })).rejects.toMatchObject({
+      status: 415,
+      reason: expect.stringMatching(/^sniff:/),
+    });
     expect(calls).toEqual([]);
   });
 
@@ -168,7 +237,13 @@ describe('transcodeToMp4', () => {
     const out = path.join(dir, `${name}.mp4`);
     await transcodeToMp4(media[name], out);
     const probed = await probeMedia(out);
-    expect(probed).toMatchObject({ kind: 'video', container: 'mp4', videoCodec: 'h264', audioCodec: 'aac', browserPlayable: true });
+    expect(probed).toMatchObject({
+      kind: 'video',
+      container: 'mp4',
+      videoCodec: 'h264',
+      audioCodec: 'aac',
+      browserPlayable: true,
+    });
     expect(probed.width! % 2).toBe(0);
     expect(probed.height! % 2).toBe(0);
     const [moov, mdat] = [await boxOffset(out, 'moov'), await boxOffset(out, 'mdat')];

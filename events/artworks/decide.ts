@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import type { Decider } from '../handle.ts';
-import { evolve, initialArtwork, type Artwork, type ArtworkEvent, type ArtworkSubmitted, type StoredImage } from './artwork.ts';
+import {
+  evolve,
+  initialArtwork,
+  type Artwork,
+  type ArtworkEvent,
+  type ArtworkSubmitted,
+  type StoredImage,
+} from './artwork.ts';
 
 type Submission = Omit<z.infer<typeof ArtworkSubmitted.schema>, 'submittedAt'>;
 

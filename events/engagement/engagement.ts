@@ -50,7 +50,8 @@ export const likeDecider: Decider<boolean, LikeEvent, LikeCommand> = {
   },
 };
 
-type Comment = { exists: false } | { exists: true; kind: ItemKind; itemId: number; commentId: number; removed: boolean };
+type Comment =
+  { exists: false } | { exists: true; kind: ItemKind; itemId: number; commentId: number; removed: boolean };
 export type CommentCommand =
   | { type: 'PostComment'; data: Omit<z.infer<typeof CommentPosted.schema>, 'postedAt'>; now: string }
   | { type: 'RemoveComment'; now: string };

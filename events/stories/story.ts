@@ -33,7 +33,8 @@ export const StoryDeleted = defineEvent('StoryDeleted', z.object({ storyId, dele
 export const storyEvents = [StorySubmitted, StoryApproved, StoryRejected, StoryDeleted] as const;
 export type StoryEvent = EventOf<(typeof storyEvents)[number]>;
 
-export type Story = { exists: false; deleted?: boolean } | { exists: true; id: number; status: 'pending' | 'approved' | 'rejected' };
+export type Story =
+  { exists: false; deleted?: boolean } | { exists: true; id: number; status: 'pending' | 'approved' | 'rejected' };
 
 export type StoryCommand =
   | { type: 'SubmitStory'; data: Omit<z.infer<typeof StorySubmitted.schema>, 'submittedAt'>; now: string }

@@ -46,9 +46,10 @@ export async function findComment(db: Queryable, commentId: number, kind?: Kind)
 }
 
 export async function hasLiked(db: Queryable, kind: Kind, itemId: number, visitorKey: string): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = $3`,
-    [kind, itemId, visitorKey],
-  );
+  const { rows } = await db.query(`SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = $3`, [
+    kind,
+    itemId,
+    visitorKey,
+  ]);
   return rows.length > 0;
 }

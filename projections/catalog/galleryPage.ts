@@ -92,7 +92,11 @@ async function searchPage(db: Queryable, opts: { page: number; q: string; day: s
     );
     total = c[0]?.total ?? 0;
   }
-  return pageOf(rows.map((r) => toView(r, { admin: false })), total, opts.page);
+  return pageOf(
+    rows.map((r) => toView(r, { admin: false })),
+    total,
+    opts.page,
+  );
 }
 
 function pageOf(items: ItemView[], total: number, page: number): GalleryPage {

@@ -140,4 +140,3 @@ export async function listArchived(db: Queryable, kind: Kind): Promise<CatalogRo
   );
   return rows;
 }
-

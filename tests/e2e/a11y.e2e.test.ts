@@ -39,10 +39,25 @@ beforeAll(async () => {
     launchChromium(),
   ]);
   const seed = await seeder(t);
-  ids.artwork = await seed.artwork({ title: 'Harbour at Dawn', artistName: 'Morgan Lee', description: 'Boats in the mist' });
-  ids.story = await seed.story({ title: 'The Coffee Machine', content: 'Every morning at seven\nthe coffee machine sang.' });
-  ids.media = await seed.media({ file: 'mp4', title: 'Team Video', description: 'A message from the team', tags: 'party, cheers' });
-  await seed.story({ content: 'A story without a title, told anonymously, about the first open house we ran.', isAnonymous: true });
+  ids.artwork = await seed.artwork({
+    title: 'Harbour at Dawn',
+    artistName: 'Morgan Lee',
+    description: 'Boats in the mist',
+  });
+  ids.story = await seed.story({
+    title: 'The Coffee Machine',
+    content: 'Every morning at seven\nthe coffee machine sang.',
+  });
+  ids.media = await seed.media({
+    file: 'mp4',
+    title: 'Team Video',
+    description: 'A message from the team',
+    tags: 'party, cheers',
+  });
+  await seed.story({
+    content: 'A story without a title, told anonymously, about the first open house we ran.',
+    isAnonymous: true,
+  });
   await seed.media({ file: 'mp3', title: 'Birthday Song', description: 'Sung by the sales floor' });
   await seed.comment('artworks', ids.artwork, 'Lovely colours');
   // Something waiting in the admin queue.
@@ -75,7 +90,11 @@ interface Screen {
   }>;
 }
 
-function signedIn(role: 'guest' | 'admin', path: string | (() => string), ready: (page: Page) => Locator): Screen['open'] {
+function signedIn(
+  role: 'guest' | 'admin',
+  path: string | (() => string),
+  ready: (page: Page) => Locator,
+): Screen['open'] {
   return async ({ theme, viewport }) => {
     const { context, page } = await signedInContext(browser, t, role, { colorScheme: theme, viewport });
     await page.goto(typeof path === 'string' ? path : path());
@@ -83,7 +102,11 @@ function signedIn(role: 'guest' | 'admin', path: string | (() => string), ready:
   };
 }
 
-function anonymous(server: () => TestServer, ready: (page: Page) => Locator, setup?: (context: BrowserContext, page: Page) => Promise<void>): Screen['open'] {
+function anonymous(
+  server: () => TestServer,
+  ready: (page: Page) => Locator,
+  setup?: (context: BrowserContext, page: Page) => Promise<void>,
+): Screen['open'] {
   return async ({ theme, viewport }) => {
     const context = await browser.newContext({ baseURL: server().url, colorScheme: theme, viewport });
     const page = await context.newPage();
@@ -104,16 +127,31 @@ const heading = (name: string | RegExp) => (page: Page) => page.getByRole('headi
 
 const SCREENS: Screen[] = [
   { name: 'gate', open: anonymous(() => t, heading('Access Required')) },
-  { name: 'riddle', dialog: true, open: anonymous(() => birthday, (page) => page.getByText('How old is Alex turning?')) },
+  {
+    name: 'riddle',
+    dialog: true,
+    open: anonymous(
+      () => birthday,
+      (page) => page.getByText('How old is Alex turning?'),
+    ),
+  },
   {
     name: 'welcome',
     dialog: true,
-    open: anonymous(() => t, (page) => page.getByRole('dialog', { name: /Welcome to/ }), (context, page) => passGate(context, page, '2025-09-01T10:00:00')),
+    open: anonymous(
+      () => t,
+      (page) => page.getByRole('dialog', { name: /Welcome to/ }),
+      (context, page) => passGate(context, page, '2025-09-01T10:00:00'),
+    ),
   },
   {
     name: 'birthday',
     dialog: true,
-    open: anonymous(() => t, (page) => page.getByRole('dialog', { name: 'HAPPY BIRTHDAY' }), (context, page) => passGate(context, page, '2025-09-12T10:00:00')),
+    open: anonymous(
+      () => t,
+      (page) => page.getByRole('dialog', { name: 'HAPPY BIRTHDAY' }),
+      (context, page) => passGate(context, page, '2025-09-12T10:00:00'),
+    ),
   },
   { name: 'landing', open: signedIn('guest', '/', (page) => page.getByRole('link', { name: 'Browse Gallery' })) },
   { name: 'gallery', open: signedIn('guest', '/gallery', (page) => page.locator('main article').first()) },
@@ -133,7 +171,9 @@ const SCREENS: Screen[] = [
     // The server answers /health-check itself (plain text for monitors); this is the app's own screen.
     open: async ({ theme, viewport }) => {
       const { context, page } = await signedInContext(browser, t, 'guest', { colorScheme: theme, viewport });
-      await page.route('**/health-check', async (route) => route.fulfill({ response: await route.fetch({ url: `${t.url}/` }) }));
+      await page.route('**/health-check', async (route) =>
+        route.fulfill({ response: await route.fetch({ url: `${t.url}/` }) }),
+      );
       await page.goto('/health-check');
       return { page, ready: page.getByText('System Status: Operational'), close: () => context.close() };
     },
@@ -141,40 +181,46 @@ const SCREENS: Screen[] = [
 ];
 
 describe.each(THEMES)('%s theme', (theme) => {
-  it.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s: no serious or critical axe violations', async (name, screen) => {
-    const serious: Finding[] = [];
-    for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-      const { page, ready, close } = await screen.open({ theme, viewport });
-      try {
-        await expect
-          .poll(() => ready.isVisible(), { timeout: 15_000 })
-          .toBe(true)
-          .catch(async (error: unknown) => {
-            await page.screenshot({ path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}-NOT-READY.png` });
-            throw error;
+  it.each(SCREENS.map((screen) => [screen.name, screen] as const))(
+    '%s: no serious or critical axe violations',
+    async (name, screen) => {
+      const serious: Finding[] = [];
+      for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+        const { page, ready, close } = await screen.open({ theme, viewport });
+        try {
+          await expect
+            .poll(() => ready.isVisible(), { timeout: 15_000 })
+            .toBe(true)
+            .catch(async (error: unknown) => {
+              await page.screenshot({ path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}-NOT-READY.png` });
+              throw error;
+            });
+          await page.waitForLoadState('networkidle').catch(() => undefined);
+          // Let entrance animations settle so the screenshot and the contrast checks see the final look.
+          await page.waitForTimeout(400);
+          await page.screenshot({
+            path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
+            fullPage: viewportName === 'desktop' && !screen.dialog,
           });
-        await page.waitForLoadState('networkidle').catch(() => undefined);
-        // Let entrance animations settle so the screenshot and the contrast checks see the final look.
-        await page.waitForTimeout(400);
-        await page.screenshot({ path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`, fullPage: viewportName === 'desktop' && !screen.dialog });
-        const results = await new AxeBuilder({ page }).analyze();
-        for (const violation of results.violations) {
-          const finding: Finding = {
-            screen: name,
-            theme,
-            viewport: viewportName,
-            rule: violation.id,
-            impact: violation.impact,
-            targets: violation.nodes.map((node) => node.target.join(' ')),
-            summary: violation.help,
-          };
-          findings.push(finding);
-          if (violation.impact === 'serious' || violation.impact === 'critical') serious.push(finding);
+          const results = await new AxeBuilder({ page }).analyze();
+          for (const violation of results.violations) {
+            const finding: Finding = {
+              screen: name,
+              theme,
+              viewport: viewportName,
+              rule: violation.id,
+              impact: violation.impact,
+              targets: violation.nodes.map((node) => node.target.join(' ')),
+              summary: violation.help,
+            };
+            findings.push(finding);
+            if (violation.impact === 'serious' || violation.impact === 'critical') serious.push(finding);
+          }
+        } finally {
+          await close();
         }
-      } finally {
-        await close();
       }
-    }
-    expect(serious).toEqual([]);
-  });
+      expect(serious).toEqual([]);
+    },
+  );
 });

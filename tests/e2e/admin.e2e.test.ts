@@ -49,13 +49,25 @@ const submit = {
     );
   },
   async story(title: string, content: string) {
-    return created(await guestCall('POST', '/api/stories', { title, content, authorName: 'Robin Writer', email: 'robin@example.com', isAnonymous: false }));
+    return created(
+      await guestCall('POST', '/api/stories', {
+        title,
+        content,
+        authorName: 'Robin Writer',
+        email: 'robin@example.com',
+        isAnonymous: false,
+      }),
+    );
   },
   async media(title: string) {
     const files = await makeTestMedia();
     const form = new FormData();
     form.append('file', new Blob([fs.readFileSync(files.mp4)], { type: 'video/mp4' }), 'clip.mp4');
-    const response = await fetch(`${t.url}/api/upload-direct`, { method: 'POST', headers: { 'x-session-token': guestToken }, body: form });
+    const response = await fetch(`${t.url}/api/upload-direct`, {
+      method: 'POST',
+      headers: { 'x-session-token': guestToken },
+      body: form,
+    });
     const upload = (await response.json()) as { path: string };
     return created(
       await guestCall('POST', '/api/media', {
@@ -138,7 +150,9 @@ describe('admin review panel', () => {
     const player = clip.locator('video');
     await visible(player);
     expect(await player.locator('source').first().getAttribute('src')).toBe(`/api/media/${media}/stream`);
-    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
     await clip.getByRole('button', { name: 'Approve' }).click();
     await toastSays(page, 'Media updated');
     await expectCount(page, 'Media', 0);
@@ -188,7 +202,9 @@ describe('admin review panel', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // a failing queue reads '{status}: {statusText}'
-    await page.route('**/api/admin/media/pending', (route) => route.fulfill({ status: 503, body: 'down for maintenance' }));
+    await page.route('**/api/admin/media/pending', (route) =>
+      route.fulfill({ status: 503, body: 'down for maintenance' }),
+    );
     await page.reload();
     await tab(page, 'Media').click();
     await visible(page.getByText('503: Service Unavailable', { exact: true }));

@@ -16,7 +16,9 @@ beforeAll(async () => {
   t = await startTestServer();
   browser = await launchChromium();
   photo = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'photo-')), 'team-photo.jpg');
-  await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#81b29a' } }).jpeg().toFile(photo);
+  await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#81b29a' } })
+    .jpeg()
+    .toFile(photo);
 });
 afterAll(async () => {
   await browser?.close();
@@ -63,9 +65,7 @@ describe('one photo, end to end', () => {
     await admin.getByRole('button', { name: 'Approve' }).click();
 
     // the watcher's gallery, never reloaded, now shows the card
-    await expect
-      .poll(() => watcher.getByText('The whole team').isVisible(), { timeout: 10_000 })
-      .toBe(true);
+    await expect.poll(() => watcher.getByText('The whole team').isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => watcher.getByText('By Sam Painter').isVisible()).toBe(true);
     expect(await watcher.getByText('sam@example.com').count()).toBe(0);
     const thumb = watcher.getByRole('img', { name: /The whole team/ });

@@ -32,7 +32,8 @@ async function guest(options: BrowserContextOptions = {}): Promise<Page> {
 
 const visible = (locator: { isVisible(): Promise<boolean> }, timeout = 10_000) =>
   expect.poll(() => locator.isVisible(), { timeout }).toBe(true);
-const gone = (locator: { count(): Promise<number> }, timeout = 10_000) => expect.poll(() => locator.count(), { timeout }).toBe(0);
+const gone = (locator: { count(): Promise<number> }, timeout = 10_000) =>
+  expect.poll(() => locator.count(), { timeout }).toBe(0);
 
 /** The toast region shows one toast at a time; each check looks for both of its texts. */
 async function toastSays(page: Page, title: string, description?: string) {
@@ -211,7 +212,12 @@ describe('story detail', () => {
 
 describe('media detail', () => {
   it('plays a video from the stream, shows tags as badges, keeps the like across a reload', async () => {
-    const id = await seed.media({ file: 'mp4', title: 'Party Greeting', description: 'From the whole team', tags: 'party, cake ,team' });
+    const id = await seed.media({
+      file: 'mp4',
+      title: 'Party Greeting',
+      description: 'From the whole team',
+      tags: 'party, cake ,team',
+    });
     const page = await guest();
     const sent = deletes(page);
     await page.goto(`/media/${id}`);
@@ -224,7 +230,9 @@ describe('media detail', () => {
     expect(await tags.allInnerTexts()).toEqual(['party', 'cake', 'team']);
     const video = page.locator('video');
     expect(await video.locator('source').first().getAttribute('src')).toBe(`/api/media/${id}/stream`);
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
 
     await expectLike(page, 'Like', '0 likes');
     await page.getByRole('button', { name: 'Like', exact: true }).click();
@@ -256,14 +264,18 @@ describe('media detail', () => {
       }
       await route.fallback();
     });
-    const retried = page.waitForRequest((r) => r.url().endsWith(`/api/media/${id}/stream`) && refused >= 2, { timeout: 15_000 });
+    const retried = page.waitForRequest((r) => r.url().endsWith(`/api/media/${id}/stream`) && refused >= 2, {
+      timeout: 15_000,
+    });
     await page.goto(`/media/${id}`);
 
     await visible(page.getByRole('heading', { name: 'A Song for You', level: 1 }));
     await visible(page.getByText('Audio', { exact: true }));
     await retried;
     expect(Date.now() - failedAt.at(-1)!).toBeGreaterThanOrEqual(900);
-    await expect.poll(() => page.locator('audio').evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => page.locator('audio').evaluate((a: HTMLAudioElement) => a.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
   });
 });
 

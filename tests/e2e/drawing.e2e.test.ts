@@ -33,7 +33,9 @@ async function studio(options: BrowserContextOptions = {}): Promise<Page> {
   await page.goto('/');
   await page.getByLabel('Password').fill(PASSWORDS.guest);
   await page.getByRole('button', { name: 'Enter Gallery' }).click();
-  await expect.poll(() => page.getByRole('link', { name: /Browse Gallery/ }).isVisible(), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => page.getByRole('link', { name: /Browse Gallery/ }).isVisible(), { timeout: 10_000 })
+    .toBe(true);
   await page.goto('/create');
   await page.locator('canvas.upper-canvas').waitFor({ timeout: 15_000 });
   return page;
@@ -101,7 +103,9 @@ async function decode(image: Buffer): Promise<Pixels> {
 /** What the visitor sees: Fabric's rendered canvas. */
 async function canvasPixels(page: Page): Promise<Pixels> {
   await settle(page);
-  const dataUrl = await page.locator('canvas.lower-canvas').evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL('image/png'));
+  const dataUrl = await page
+    .locator('canvas.lower-canvas')
+    .evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL('image/png'));
   return decode(Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
 }
 
@@ -265,7 +269,15 @@ describe('the drawing studio', () => {
     const cdp = await page.context().newCDPSession(page);
     const points = await Promise.all([100, 250, 400].map((x) => toPage(page, { x, y: 200 })));
     const pen = (type: 'mousePressed' | 'mouseMoved' | 'mouseReleased', p: Point, buttons: number) =>
-      cdp.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: 'left', buttons, clickCount: 1, pointerType: 'pen' });
+      cdp.send('Input.dispatchMouseEvent', {
+        type,
+        x: p.x,
+        y: p.y,
+        button: 'left',
+        buttons,
+        clickCount: 1,
+        pointerType: 'pen',
+      });
     await pen('mousePressed', points[0]!, 1);
     for (const p of points.slice(1)) await pen('mouseMoved', p, 1);
     await pen('mouseReleased', points.at(-1)!, 0);
@@ -275,15 +287,24 @@ describe('the drawing studio', () => {
   });
 
   it('on a phone, offers only Draw and Erase, scales the canvas, and a finger draws without scrolling the page', async () => {
-    const page = await studio({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 });
+    const page = await studio({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+      deviceScaleFactor: 3,
+    });
     const tools = page.getByRole('group', { name: 'Tools' }).getByRole('button');
-    expect(await tools.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')))).toEqual(['Draw', 'Erase']);
+    expect(await tools.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')))).toEqual([
+      'Draw',
+      'Erase',
+    ]);
     for (const name of ['Brush', 'Spray', 'Eraser', 'Line', 'Arrow', 'Rectangle', 'Circle', 'Triangle', 'Star']) {
       expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     }
     expect(await page.getByRole('group', { name: 'Palette' }).getByRole('button').count()).toBe(10);
     expect(await page.getByLabel('Fill colour').count()).toBe(0);
-    for (const label of ['Size', 'Outline colour', 'Opacity']) expect(await page.getByLabel(label).count(), label).toBe(1);
+    for (const label of ['Size', 'Outline colour', 'Opacity'])
+      expect(await page.getByLabel(label).count(), label).toBe(1);
 
     const canvas = page.getByRole('img', { name: 'Drawing canvas' });
     await canvas.scrollIntoViewIfNeeded();
@@ -364,7 +385,10 @@ describe('the drawing studio', () => {
     await page.getByLabel('Size').fill('12');
     await mouseStroke(page, { x: 100, y: 200 }, { x: 700, y: 200 });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('tribute-drawing.jpg');
     const file = fs.readFileSync((await download.path())!);
     const meta = await sharp(file).metadata();
@@ -420,28 +444,51 @@ describe('the drawing studio', () => {
 
     const token = await t.login('admin');
     const headers = { 'x-session-token': token };
-    const queue = (await (await fetch(`${t.url}/api/admin/artworks/pending`, { headers })).json()) as Array<Record<string, string>>;
+    const queue = (await (await fetch(`${t.url}/api/admin/artworks/pending`, { headers })).json()) as Array<
+      Record<string, string>
+    >;
     const artwork = queue.find((a) => a.title === 'Canvas sunrise');
-    expect(artwork).toMatchObject({ isFromCanvas: 'true', artistName: 'Anonymous', description: 'Drawn in the studio', email: 'robin@example.com' });
+    expect(artwork).toMatchObject({
+      isFromCanvas: 'true',
+      artistName: 'Anonymous',
+      description: 'Drawn in the studio',
+      email: 'robin@example.com',
+    });
     const original = await fetch(`${t.url}${artwork!.originalUrl}`, { headers });
     expect(original.status).toBe(200);
     const stored = await decode(Buffer.from(await original.arrayBuffer()));
     expect([stored.width, stored.height]).toEqual([WIDTH, HEIGHT]);
-    for (const p of probes) expectColour(stored.at(p), `#${drawn.at(p).map((c) => c.toString(16).padStart(2, '0')).join('')}`, `stored pixel at ${p.x},${p.y}`, 12);
+    for (const p of probes)
+      expectColour(
+        stored.at(p),
+        `#${drawn
+          .at(p)
+          .map((c) => c.toString(16).padStart(2, '0'))
+          .join('')}`,
+        `stored pixel at ${p.x},${p.y}`,
+        12,
+      );
   });
 
   it('keeps Fabric out of the gallery: it loads only on /create', async () => {
     const page = await studio();
     const fabricLoaded = async () => {
       const scripts = await page.evaluate(() =>
-        performance.getEntriesByType('resource').map((e) => e.name).filter((name) => name.endsWith('.js')),
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((name) => name.endsWith('.js')),
       );
       const bodies = await Promise.all(scripts.map(async (url) => (await fetch(url)).text()));
       return bodies.some((body) => body.includes('Trying to initialize a canvas that has already been initialized'));
     };
     expect(await fabricLoaded()).toBe(true);
     await page.goto('/gallery');
-    await expect.poll(() => page.getByText('No content found').or(page.getByRole('article').first()).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => page.getByText('No content found').or(page.getByRole('article').first()).isVisible(), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     expect(await fabricLoaded()).toBe(false);
   });
 });

@@ -93,7 +93,13 @@ describe('story form', () => {
     expect(await page.getByLabel('Your Story').inputValue()).toBe('');
     expect(await page.getByLabel('Title').inputValue()).toBe('');
 
-    const stories = await pending<{ title: string; content: string; authorName: string; email: string; isAnonymous: boolean }>('stories');
+    const stories = await pending<{
+      title: string;
+      content: string;
+      authorName: string;
+      email: string;
+      isAnonymous: boolean;
+    }>('stories');
     expect(stories).toContainEqual(
       expect.objectContaining({
         title: 'Coffee at Seven',
@@ -117,7 +123,11 @@ describe('story form', () => {
 
     const stories = await pending<{ content: string; authorName: string; isAnonymous: boolean }>('stories');
     expect(stories).toContainEqual(
-      expect.objectContaining({ content: 'Someone left cake in the kitchen. It was Alex.', authorName: 'Anonymous', isAnonymous: true }),
+      expect.objectContaining({
+        content: 'Someone left cake in the kitchen. It was Alex.',
+        authorName: 'Anonymous',
+        isAnonymous: true,
+      }),
     );
   });
 
@@ -125,7 +135,11 @@ describe('story form', () => {
     const page = await guest();
     await page.route('**/api/stories', (route) =>
       route.request().method() === 'POST'
-        ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The gallery is resting' }) })
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ message: 'The gallery is resting' }),
+          })
         : route.fallback(),
     );
     await page.goto('/submit-story');
@@ -174,7 +188,12 @@ describe('media form', () => {
     await page.goto('/submit-media');
     // a slow line, so the upload's progress can be watched
     const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 300 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 300 * 1024,
+    });
 
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload-direct'), { timeout: 60_000 });
     await page.getByLabel('Video or audio file').setInputFiles(files.mp4);
@@ -189,7 +208,12 @@ describe('media form', () => {
     expect(await page.getByRole('button', { name: 'Submit to Gallery' }).isDisabled()).toBe(true);
     const upload = await uploaded;
     expect(upload.request().headers()['x-session-token']).toBeTruthy();
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await toastSays(page, 'Upload successful', undefined, 30_000);
     await visible(page.getByText('pattern.mp4'));
 
@@ -205,9 +229,17 @@ describe('media form', () => {
     expect(await page.getByLabel('Title').inputValue()).toBe('');
     await visible(page.getByText('Click to upload or drag and drop'));
 
-    const media = await pending<{ id: number; title: string; artistName: string; mediaType: string; email: string }>('media');
+    const media = await pending<{ id: number; title: string; artistName: string; mediaType: string; email: string }>(
+      'media',
+    );
     expect(media).toContainEqual(
-      expect.objectContaining({ id: processBody.id, title: 'Birthday Wishes', artistName: 'Val Filmer', mediaType: 'video', email: 'val@example.com' }),
+      expect.objectContaining({
+        id: processBody.id,
+        title: 'Birthday Wishes',
+        artistName: 'Val Filmer',
+        mediaType: 'video',
+        email: 'val@example.com',
+      }),
     );
   });
 
@@ -220,7 +252,8 @@ describe('media form', () => {
     await page.route('**/api/upload-direct', (route) => {
       if (answer === 'server') return route.fulfill({ status: 500, body: 'broken' });
       if (answer === 'network') return route.abort('failed');
-      if (answer === 'garbage') return route.fulfill({ status: 200, contentType: 'text/html', body: '<html>hello</html>' });
+      if (answer === 'garbage')
+        return route.fulfill({ status: 200, contentType: 'text/html', body: '<html>hello</html>' });
       return route.fallback();
     });
 
@@ -230,7 +263,11 @@ describe('media form', () => {
 
     answer = 'network';
     await page.getByRole('button', { name: 'Try Again' }).click();
-    await toastSays(page, 'Upload failed', 'Network error: Connection failed. Please check your internet and try again.');
+    await toastSays(
+      page,
+      'Upload failed',
+      'Network error: Connection failed. Please check your internet and try again.',
+    );
 
     answer = 'garbage';
     await page.getByRole('button', { name: 'Try Again' }).click();
@@ -254,7 +291,9 @@ describe('media form', () => {
 describe('artwork upload form', () => {
   it('checks the email with the shared artist checks, then goes to the gallery', async () => {
     const photo = path.join(scratch, 'team-photo.jpg');
-    await sharp({ create: { width: 800, height: 600, channels: 3, background: '#81b29a' } }).jpeg().toFile(photo);
+    await sharp({ create: { width: 800, height: 600, channels: 3, background: '#81b29a' } })
+      .jpeg()
+      .toFile(photo);
     const page = await guest();
     await page.goto('/submit');
     await page.locator('input[type="file"]').setInputFiles(photo);

@@ -39,7 +39,10 @@ const visible = (locator: { isVisible(): Promise<boolean> }, timeout = 10_000) =
 
 const cards = (page: Page) => page.locator('main article');
 const pageButtons = (page: Page) =>
-  page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: /^Page \d+$/ }).allTextContents();
+  page
+    .getByRole('navigation', { name: 'Pagination' })
+    .getByRole('button', { name: /^Page \d+$/ })
+    .allTextContents();
 
 async function search(page: Page, text: string) {
   await page.getByPlaceholder('Search artwork, stories, and media...').fill(text);
@@ -79,19 +82,30 @@ describe('a gallery of 128 items', () => {
   beforeAll(async () => {
     seed = await seeder(t);
     const jobs: (() => Promise<unknown>)[] = [];
-    for (let n = 1; n <= 25; n++) jobs.push(() => seed.artwork({ title: `Painting ${n}`, artistName: 'Pat Brushwell' }));
+    for (let n = 1; n <= 25; n++)
+      jobs.push(() => seed.artwork({ title: `Painting ${n}`, artistName: 'Pat Brushwell' }));
     for (let n = 1; n <= 98; n++) {
       jobs.push(() => seed.story({ content: `Memory number ${n}: the day we closed the big deal together.` }));
     }
     jobs.push(() => seed.artwork({ title: '', artistName: 'Jo Nameless', color: '#3d405b' }));
     jobs.push(() =>
-      seed.story({ title: 'The Coffee Machine', content: 'Every morning at seven\nthe coffee machine sang.', isAnonymous: true }),
+      seed.story({
+        title: 'The Coffee Machine',
+        content: 'Every morning at seven\nthe coffee machine sang.',
+        isAnonymous: true,
+      }),
     );
-    jobs.push(() => seed.media({ file: 'mp4', title: 'Team Video', description: 'A message from the team', tags: 'party, cheers' }));
+    jobs.push(() =>
+      seed.media({ file: 'mp4', title: 'Team Video', description: 'A message from the team', tags: 'party, cheers' }),
+    );
     jobs.push(() => seed.media({ file: 'mp3', title: 'Birthday Song', description: 'Sung by the sales floor' }));
     // Eight at a time: the server is real and so is its database.
     for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((job) => job()));
-    harbour = await seed.artwork({ title: 'Harbour at Dawn', artistName: 'Morgan Lee', description: 'Boats in the mist' });
+    harbour = await seed.artwork({
+      title: 'Harbour at Dawn',
+      artistName: 'Morgan Lee',
+      description: 'Boats in the mist',
+    });
     await seed.comment('artworks', harbour, 'Lovely colours');
     await seed.comment('artworks', harbour, 'Reminds me of the trip');
   }, 180_000);
@@ -206,7 +220,10 @@ describe('a gallery of 128 items', () => {
     await visible(video.getByText('By Val Filmer'));
     // A poster frame with a play overlay once the job made it, else the fallback text.
     await expect
-      .poll(async () => (await video.locator('img').count()) > 0 || (await video.getByText('Click to play video').isVisible()))
+      .poll(
+        async () =>
+          (await video.locator('img').count()) > 0 || (await video.getByText('Click to play video').isVisible()),
+      )
       .toBe(true);
 
     await page.goto('/gallery?q=Birthday%20Song');
@@ -312,7 +329,10 @@ describe('a gallery of 128 items', () => {
 
   it('lays out 1 column on a phone and 4 at 1280 px', async () => {
     const columns = async (page: Page) =>
-      page.locator('main ul').first().evaluate((list) => getComputedStyle(list).gridTemplateColumns.split(' ').length);
+      page
+        .locator('main ul')
+        .first()
+        .evaluate((list) => getComputedStyle(list).gridTemplateColumns.split(' ').length);
     const phone = await open('guest', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await phone.goto('/gallery');
     await expect.poll(() => cards(phone).count()).toBe(20);
@@ -321,13 +341,21 @@ describe('a gallery of 128 items', () => {
     await desktop.goto('/gallery');
     await expect.poll(() => cards(desktop).count()).toBe(20);
     expect(await columns(desktop)).toBe(4);
-    const xs = await cards(desktop).evaluateAll((all) => [...new Set(all.map((card) => Math.round(card.getBoundingClientRect().x)))]);
+    const xs = await cards(desktop).evaluateAll((all) => [
+      ...new Set(all.map((card) => Math.round(card.getBoundingClientRect().x))),
+    ]);
     expect(xs).toHaveLength(4);
   });
 
   it('never loads a full-size image on a gallery page: cards use lazy thumbnails only', async () => {
     const page = await open();
-    for (const path of ['/gallery', '/gallery?page=2', '/gallery?page=3', '/gallery?q=Brushwell', '/gallery?q=Brushwell&page=2']) {
+    for (const path of [
+      '/gallery',
+      '/gallery?page=2',
+      '/gallery?page=3',
+      '/gallery?q=Brushwell',
+      '/gallery?q=Brushwell&page=2',
+    ]) {
       await page.goto(path);
       await expect.poll(() => cards(page).count()).toBeGreaterThan(0);
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -341,7 +369,7 @@ describe('a gallery of 128 items', () => {
     expect(requested.filter((url) => /\/image\/thumbnail/.test(url)).length).toBeGreaterThan(0);
   });
 
-  it('loads only the gallery route\'s JavaScript, never Fabric, and writes its gzip size to test-results/bundle.txt', async () => {
+  it("loads only the gallery route's JavaScript, never Fabric, and writes its gzip size to test-results/bundle.txt", async () => {
     const { context, page } = await signedInContext(browser, t, 'guest');
     contexts.push(context);
     const scripts = new Map<string, Buffer>();
@@ -354,7 +382,8 @@ describe('a gallery of 128 items', () => {
     await page.waitForLoadState('networkidle');
 
     const files = [...scripts]
-      .filter(([path]) => path.startsWith('/assets/')).map(([path, body]) => ({ path, raw: body.length, gzip: gzipSync(body, { level: 9 }).length }));
+      .filter(([path]) => path.startsWith('/assets/'))
+      .map(([path, body]) => ({ path, raw: body.length, gzip: gzipSync(body, { level: 9 }).length }));
     const total = files.reduce((sum, file) => sum + file.gzip, 0);
     const raw = files.reduce((sum, file) => sum + file.raw, 0);
     expect(files.some((file) => /DrawingStudio|fabric|create-/i.test(file.path))).toBe(false);
@@ -367,7 +396,9 @@ describe('a gallery of 128 items', () => {
       [
         `/gallery first visit (signed in, empty cache): ${files.length} JavaScript files, ${kb(total)} KB gzip (${kb(raw)} KB raw)`,
         'measured in Chromium by reading every script response of a fresh page load, gzip level 9 per file',
-        ...files.sort((a, b) => b.gzip - a.gzip).map((file) => `  ${file.path}  ${kb(file.gzip)} KB gzip  ${kb(file.raw)} KB raw`),
+        ...files
+          .sort((a, b) => b.gzip - a.gzip)
+          .map((file) => `  ${file.path}  ${kb(file.gzip)} KB gzip  ${kb(file.raw)} KB raw`),
         '',
       ].join('\n'),
     );
@@ -380,6 +411,8 @@ describe('a gallery of 128 items', () => {
     expect([...scripts.keys()].filter((path) => /DrawingStudio|fabric/i.test(path))).toEqual([]);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Begin Creating' }).click();
     await page.waitForURL('**/create');
-    await expect.poll(() => [...scripts.keys()].some((path) => /DrawingStudio/.test(path)), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => [...scripts.keys()].some((path) => /DrawingStudio/.test(path)), { timeout: 10_000 })
+      .toBe(true);
   });
 });

@@ -20,7 +20,10 @@ beforeAll(async () => {
   [t, browser] = await Promise.all([startTestServer(), launchChromium()]);
   seed = await seeder(t);
   await seed.artwork({ title: 'Harbour at Dawn', artistName: 'Morgan Lee', color: '#3d5a80' });
-  await seed.story({ title: 'The Coffee Machine', content: 'Every morning at seven the coffee machine sang, and so did Alex.' });
+  await seed.story({
+    title: 'The Coffee Machine',
+    content: 'Every morning at seven the coffee machine sang, and so did Alex.',
+  });
   await seed.media({ file: 'mp4', title: 'Team Video', description: 'A message from the team' });
   await seed.media({ file: 'mp3', title: 'Birthday Song' });
 }, 180_000);
@@ -33,7 +36,11 @@ afterAll(async () => {
   await removeTestMedia();
 });
 
-async function open(role: 'guest' | 'admin', url: string, options: BrowserContextOptions = {}): Promise<{ page: Page; context: BrowserContext }> {
+async function open(
+  role: 'guest' | 'admin',
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; context: BrowserContext }> {
   const { context, page } = await signedInContext(browser, t, role, options);
   contexts.push(context);
   await page.goto(url);
@@ -43,21 +50,35 @@ async function open(role: 'guest' | 'admin', url: string, options: BrowserContex
 }
 
 const visible = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.isVisible(), { timeout }).toBe(true);
-const notReloaded = async (page: Page) => expect(await page.evaluate(() => document.body.dataset.loadedOnce)).toBe('yes');
-const card = (page: Page, title: string) => page.locator('main li').filter({ has: page.getByRole('link', { name: title }) });
+const notReloaded = async (page: Page) =>
+  expect(await page.evaluate(() => document.body.dataset.loadedOnce)).toBe('yes');
+const card = (page: Page, title: string) =>
+  page.locator('main li').filter({ has: page.getByRole('link', { name: title }) });
 const likeCount = (page: Page, title: string) => card(page, title).getByTestId('like-count').textContent();
 const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ });
 
 /** Submissions as a guest sends them (pending), and an admin's decision through the API. */
 const submit = {
   async story(title: string, content: string): Promise<number> {
-    const response = await seed.guest('POST', '/api/stories', { title, content, authorName: 'Robin Writer', email: 'robin@example.com', isAnonymous: false });
+    const response = await seed.guest('POST', '/api/stories', {
+      title,
+      content,
+      authorName: 'Robin Writer',
+      email: 'robin@example.com',
+      isAnonymous: false,
+    });
     expect(response.status).toBe(201);
     return (response.body as { id: number }).id;
   },
   async artwork(title: string, color = '#e07a5f'): Promise<number> {
     const imageData = await jpegDataUrl(320, 240, color);
-    const response = await seed.guest('POST', '/api/artworks', { title, artistName: 'Sam Painter', email: 'sam@example.com', imageData, isFromCanvas: 'false' });
+    const response = await seed.guest('POST', '/api/artworks', {
+      title,
+      artistName: 'Sam Painter',
+      email: 'sam@example.com',
+      imageData,
+      isFromCanvas: 'false',
+    });
     expect(response.status).toBe(201);
     return (response.body as { id: number }).id;
   },
@@ -163,7 +184,10 @@ describe('catching up after being offline', () => {
       .poll(async () => {
         const { body } = await seed.guest('GET', '/api/gallery');
         const items = (body as { items: Array<{ title: string; commentCount: number }> }).items;
-        return items.some((item) => item.title === 'Written While You Were Away') && items.find((item) => item.title === 'Offline Target')?.commentCount;
+        return (
+          items.some((item) => item.title === 'Written While You Were Away') &&
+          items.find((item) => item.title === 'Offline Target')?.commentCount
+        );
       })
       .toBe(1);
     await page.waitForTimeout(500);
@@ -183,7 +207,9 @@ describe('catching up after being offline', () => {
     expect(caughtUp.map((message) => message.event)).toEqual(['gallery:item-added', 'likes:changed', 'comments:added']);
     const positions = caughtUp.map((message) => message.position);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(new Set(live.applied.map((message) => `${message.position}:${message.event}`)).size).toBe(live.applied.length);
+    expect(new Set(live.applied.map((message) => `${message.position}:${message.event}`)).size).toBe(
+      live.applied.length,
+    );
   });
 });
 
@@ -210,7 +236,9 @@ describe('several API processes on one database', () => {
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    await new Promise<void>((resolve) => child!.stdout!.on('data', (data: Buffer) => /http:\/\//.test(data.toString()) && resolve()));
+    await new Promise<void>((resolve) =>
+      child!.stdout!.on('data', (data: Buffer) => /http:\/\//.test(data.toString()) && resolve()),
+    );
     const other = `http://127.0.0.1:${port}`;
 
     const { context, page } = await signedInContext(browser, t, 'guest', { baseURL: other });
@@ -232,7 +260,10 @@ describe('several API processes on one database', () => {
 
 /** The reveal's running count, from its header. */
 async function contributions(page: Page): Promise<number> {
-  const text = await page.locator('header p').filter({ hasText: /contributions?$/ }).textContent();
+  const text = await page
+    .locator('header p')
+    .filter({ hasText: /contributions?$/ })
+    .textContent();
   return Number(text?.match(/\d+/)?.[0]);
 }
 const announced = (page: Page) => page.locator('p[aria-live="polite"][aria-atomic="true"]').textContent();
@@ -255,7 +286,11 @@ describe('/reveal', () => {
 
     const { page } = await open('admin', '/gallery');
     const scripts: string[] = [];
-    page.on('response', (response) => void (response.request().resourceType() === 'script' && scripts.push(new URL(response.url()).pathname)));
+    page.on(
+      'response',
+      (response) =>
+        void (response.request().resourceType() === 'script' && scripts.push(new URL(response.url()).pathname)),
+    );
     await page.getByRole('link', { name: 'Reveal mode' }).click();
     await page.waitForURL('**/reveal');
     await expect.poll(() => announced(page)).toMatch(/^(Artwork|Story|Video|Audio) \d+ of \d+: /);
@@ -302,12 +337,16 @@ describe('/reveal', () => {
   it('has no slide transitions for reduced motion', async () => {
     const { page } = await open('guest', '/reveal', { reducedMotion: 'reduce' });
     await expect.poll(() => announced(page)).toMatch(/ 1 of \d+: /);
-    const animation = await page.locator('main .motion-safe\\:animate-slide-in').evaluate((element) => getComputedStyle(element).animationName);
+    const animation = await page
+      .locator('main .motion-safe\\:animate-slide-in')
+      .evaluate((element) => getComputedStyle(element).animationName);
     expect(animation).toBe('none');
 
     const { page: moving } = await open('guest', '/reveal');
     await expect.poll(() => announced(moving)).toMatch(/ 1 of \d+: /);
-    const name = await moving.locator('main .motion-safe\\:animate-slide-in').evaluate((element) => getComputedStyle(element).animationName);
+    const name = await moving
+      .locator('main .motion-safe\\:animate-slide-in')
+      .evaluate((element) => getComputedStyle(element).animationName);
     expect(name).toBe('slide-in');
   });
 
@@ -319,10 +358,16 @@ describe('/reveal', () => {
         const { page } = await open('guest', '/reveal', { viewport, colorScheme: scheme, reducedMotion: 'reduce' });
         await expect.poll(() => announced(page)).toMatch(/ 1 of \d+: /);
         await page.keyboard.press('p');
-        const kinds = size === 'desktop' ? (['Story', 'Artwork', 'Video', 'Audio'] as const) : (['Story', 'Artwork'] as const);
+        const kinds =
+          size === 'desktop' ? (['Story', 'Artwork', 'Video', 'Audio'] as const) : (['Story', 'Artwork'] as const);
         for (const kind of kinds) {
           await showKind(page, kind);
-          if (kind === 'Artwork') await expect.poll(() => page.locator('main img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+          if (kind === 'Artwork')
+            await expect
+              .poll(() =>
+                page.locator('main img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+              )
+              .toBeGreaterThan(0);
           await page.waitForTimeout(300);
           await page.screenshot({ path: `${SCREENS}/reveal-${kind.toLowerCase()}-${scheme}-${size}.png` });
         }

@@ -21,7 +21,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function visitor(options: BrowserContextOptions = {}, server: TestServer = t): Promise<{ context: BrowserContext; page: Page }> {
+async function visitor(
+  options: BrowserContextOptions = {},
+  server: TestServer = t,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 }, ...options });
   contexts.push(context);
   return { context, page: await context.newPage() };

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
 
 /** The system's Chromium (Playwright cannot download its own here), with the flags this network needs. */
 export async function launchChromium(): Promise<Browser> {

@@ -1,7 +1,9 @@
 import sharp from 'sharp';
 
 export async function jpegDataUrl(width = 640, height = 480, color = '#e07a5f'): Promise<string> {
-  const buf = await sharp({ create: { width, height, channels: 3, background: color } }).jpeg().toBuffer();
+  const buf = await sharp({ create: { width, height, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
   return `data:image/jpeg;base64,${buf.toString('base64')}`;
 }
 

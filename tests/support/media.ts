@@ -35,14 +35,24 @@ async function generate(): Promise<Record<TestMediaName, string>> {
   madeIn = dir;
   const file = (name: string) => path.join(dir, name);
   const ffmpeg = (args: string[], out: string) =>
-    runTool({ tool: 'ffmpeg', args: ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, out], timeoutMs: 60_000 }).then(() => out);
+    runTool({
+      tool: 'ffmpeg',
+      args: ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, out],
+      timeoutMs: 60_000,
+    }).then(() => out);
 
   const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   const [mp4, mov, avi, mp3, wav, m4a] = await Promise.all([
     // No +faststart: the moov atom comes last, which the truncated file below relies on.
     ffmpeg([...PATTERN, ...TONE, ...h264, '-c:a', 'aac', '-shortest', '-f', 'mp4'], file('pattern.mp4')),
-    ffmpeg([...ODD_PATTERN, ...TONE, '-c:v', 'mjpeg', '-q:v', '5', '-c:a', 'pcm_s16le', '-shortest', '-f', 'mov'], file('pattern.mov')),
-    ffmpeg([...PATTERN, ...TONE, '-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'libmp3lame', '-shortest', '-f', 'avi'], file('pattern.avi')),
+    ffmpeg(
+      [...ODD_PATTERN, ...TONE, '-c:v', 'mjpeg', '-q:v', '5', '-c:a', 'pcm_s16le', '-shortest', '-f', 'mov'],
+      file('pattern.mov'),
+    ),
+    ffmpeg(
+      [...PATTERN, ...TONE, '-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'libmp3lame', '-shortest', '-f', 'avi'],
+      file('pattern.avi'),
+    ),
     ffmpeg([...TONE, '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3'], file('tone.mp3')),
     ffmpeg([...TONE, '-c:a', 'pcm_s16le', '-f', 'wav'], file('tone.wav')),
     ffmpeg([...TONE, '-c:a', 'aac', '-f', 'ipod'], file('tone.m4a')),

@@ -11,7 +11,13 @@ export interface Seeder {
   admin: Call;
   artwork(fields: { title?: string; artistName?: string; description?: string; color?: string }): Promise<number>;
   story(fields: { title?: string; content: string; authorName?: string; isAnonymous?: boolean }): Promise<number>;
-  media(fields: { file: 'mp4' | 'mp3'; title?: string; description?: string; tags?: string; artistName?: string }): Promise<number>;
+  media(fields: {
+    file: 'mp4' | 'mp3';
+    title?: string;
+    description?: string;
+    tags?: string;
+    artistName?: string;
+  }): Promise<number>;
   comment(kind: 'artworks' | 'stories' | 'media', id: number, content: string): Promise<void>;
 }
 
@@ -70,7 +76,10 @@ export async function seeder(t: TestServer): Promise<Seeder> {
         headers: { 'x-session-token': guestToken },
         body: form,
       });
-      const upload = ok({ status: uploadResponse.status, body: (await uploadResponse.json()) as { path: string } }, 'upload');
+      const upload = ok(
+        { status: uploadResponse.status, body: (await uploadResponse.json()) as { path: string } },
+        'upload',
+      );
       const body = ok(
         await guest('POST', '/api/media', {
           title,

@@ -1,5 +1,9 @@
 /** Polls until the probe gives something truthy, and returns it; fails after the timeout. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

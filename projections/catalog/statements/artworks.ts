@@ -29,7 +29,11 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
     sql: `UPDATE catalog_items c SET image = c.image || r.image, last_position = r.at
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, image jsonb, at bigint)
           WHERE c.kind = 'artwork' AND c.id = r.id`,
-    row: ({ data: d, position }) => ({ id: d.artworkId, image: { display: d.display, thumbnail: d.thumbnail }, at: position }),
+    row: ({ data: d, position }) => ({
+      id: d.artworkId,
+      image: { display: d.display, thumbnail: d.thumbnail },
+      at: position,
+    }),
     lastPerItem: true,
   },
   ArtworkApproved: {

@@ -34,7 +34,11 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
     sql: `UPDATE catalog_items c SET media = c.media || r.media, last_position = r.at
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, media jsonb, at bigint)
           WHERE c.kind = 'media' AND c.id = r.id`,
-    row: ({ data: d, position }) => ({ id: d.mediaId, media: { poster: d.poster, playable: d.playable }, at: position }),
+    row: ({ data: d, position }) => ({
+      id: d.mediaId,
+      media: { poster: d.poster, playable: d.playable },
+      at: position,
+    }),
     lastPerItem: true,
   },
   MediaApproved: {

@@ -1,8 +1,10 @@
 import { Confetti } from './Confetti.tsx';
 import { Modal } from './Modal.tsx';
 
-const CAKE = 'M20 21v-8a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8M4 16s.5-1 2-1 2.5 2 4 2 2.5-2 4-2 2.5 2 4 2 2-1 2-1M2 21h20M7 8v3M12 8v3M17 8v3M7 4h.01M12 4h.01M17 4h.01';
-const GIFT = 'M20 12v10H4V12M2 7h20v5H2zM12 22V7M12 7H7.5a2.5 2.5 0 0 1 0-5C11 2 12 7 12 7zM12 7h4.5a2.5 2.5 0 0 0 0-5C13 2 12 7 12 7z';
+const CAKE =
+  'M20 21v-8a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8M4 16s.5-1 2-1 2.5 2 4 2 2.5-2 4-2 2.5 2 4 2 2-1 2-1M2 21h20M7 8v3M12 8v3M17 8v3M7 4h.01M12 4h.01M17 4h.01';
+const GIFT =
+  'M20 12v10H4V12M2 7h20v5H2zM12 22V7M12 7H7.5a2.5 2.5 0 0 1 0-5C11 2 12 7 12 7zM12 7h4.5a2.5 2.5 0 0 0 0-5C13 2 12 7 12 7z';
 const SPARKLES = 'M12 3l1.9 5.8L20 11l-6.1 2.2L12 19l-1.9-5.8L4 11l6.1-2.2zM19 3v4M21 5h-4M5 17v4M7 19H3';
 
 export function CakeIcon({ className = 'h-6 w-6' }: { className?: string }) {
@@ -11,7 +13,16 @@ export function CakeIcon({ className = 'h-6 w-6' }: { className?: string }) {
 
 function LineIcon({ d, className }: { d: string; className: string }) {
   return (
-    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className={className}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d={d} />
     </svg>
   );
@@ -45,7 +56,10 @@ export function BirthdayModal({ name, onEnter }: BirthdayModalProps) {
             [GIFT, 'from-rose-400 to-pink-500'],
             [SPARKLES, 'from-fuchsia-400 to-purple-500'],
           ].map(([d, tint]) => (
-            <span key={d} className={`flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br ${tint} text-white shadow-md`}>
+            <span
+              key={d}
+              className={`flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br ${tint} text-white shadow-md`}
+            >
               <LineIcon d={d!} className="h-7 w-7" />
             </span>
           ))}

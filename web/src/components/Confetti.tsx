@@ -52,7 +52,11 @@ export function Confetti({ pieces = 50, durationMs = 3000 }: ConfettiProps) {
 
   if (done) return null;
   return (
-    <div data-testid="confetti" className="pointer-events-none fixed inset-0 z-[60] overflow-hidden motion-reduce:hidden" aria-hidden="true">
+    <div
+      data-testid="confetti"
+      className="pointer-events-none fixed inset-0 z-[60] overflow-hidden motion-reduce:hidden"
+      aria-hidden="true"
+    >
       {items.map((piece, index) => (
         <span
           key={index}

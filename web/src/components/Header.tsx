@@ -33,7 +33,10 @@ export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-amber-100 bg-white/80 backdrop-blur-md dark:border-stone-800 dark:bg-stone-950/80">
       <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
-        <Link to="/" className="flex shrink-0 items-center gap-2.5 font-display text-xl font-bold text-stone-900 dark:text-amber-50">
+        <Link
+          to="/"
+          className="flex shrink-0 items-center gap-2.5 font-display text-xl font-bold text-stone-900 dark:text-amber-50"
+        >
           <span className="flex h-9 w-9 items-center justify-center rounded-full bg-gradient-to-br from-amber-400 to-rose-500 text-white shadow-md">
             <PaletteIcon className="h-5 w-5" />
           </span>

@@ -24,7 +24,8 @@ export function LikeButton({ kind, id, count }: LikeButtonProps) {
   const [liked, setLiked] = useState(false);
 
   const like = useMutation({
-    mutationFn: () => api<{ count?: number; likeCount?: number } | null>(`${LIKE_PATHS[kind]}/${id}/likes`, { method: 'POST' }),
+    mutationFn: () =>
+      api<{ count?: number; likeCount?: number } | null>(`${LIKE_PATHS[kind]}/${id}/likes`, { method: 'POST' }),
     onMutate: async () => {
       setLiked(true);
       await queryClient.cancelQueries({ queryKey: galleryKeys.all });
@@ -33,7 +34,11 @@ export function LikeButton({ kind, id, count }: LikeButtonProps) {
     onError: () => {
       setLiked(false);
       patchGalleryItem(queryClient, kind, id, (item) => ({ likeCount: Math.max(0, item.likeCount - 1) }));
-      toast({ title: 'Error', description: 'Failed to process your request. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: 'Failed to process your request. Please try again.',
+        variant: 'destructive',
+      });
     },
     onSuccess: (result) => {
       const serverCount = result?.count ?? result?.likeCount;

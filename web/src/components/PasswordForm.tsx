@@ -24,7 +24,9 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
       // An answer from the server means a wrong password (or too many tries); anything else is the network.
       const rejected = caught instanceof ApiError && caught.status < 500;
       setError(
-        rejected ? (caught.serverMessage ?? 'Incorrect password. Please try again.') : 'Login failed. Please try again.',
+        rejected
+          ? (caught.serverMessage ?? 'Incorrect password. Please try again.')
+          : 'Login failed. Please try again.',
       );
       setPassword('');
     } finally {

@@ -117,7 +117,10 @@ function Toast({ entry }: { entry: ToastEntry }) {
       onPointerMove={onPointerMove}
       onPointerUp={onPointerEnd}
       onPointerCancel={onPointerEnd}
-      style={{ transform: offset ? `translateX(${offset}px)` : undefined, opacity: offset ? Math.max(0.3, 1 - offset / 200) : undefined }}
+      style={{
+        transform: offset ? `translateX(${offset}px)` : undefined,
+        opacity: offset ? Math.max(0.3, 1 - offset / 200) : undefined,
+      }}
       className={`animate-toast-in pointer-events-auto relative touch-pan-y rounded-2xl border p-4 pr-10 shadow-xl select-none motion-reduce:animate-none ${
         swiping ? '' : 'transition-[transform,opacity] duration-200'
       } ${

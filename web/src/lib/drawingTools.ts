@@ -4,7 +4,17 @@ export type Tool = 'brush' | 'spray' | 'eraser' | 'line' | 'arrow' | 'rectangle'
 export type FreehandTool = Extract<Tool, 'brush' | 'spray' | 'eraser'>;
 export type ShapeTool = Exclude<Tool, FreehandTool>;
 
-export const DESKTOP_TOOLS: readonly Tool[] = ['brush', 'spray', 'eraser', 'line', 'arrow', 'rectangle', 'circle', 'triangle', 'star'];
+export const DESKTOP_TOOLS: readonly Tool[] = [
+  'brush',
+  'spray',
+  'eraser',
+  'line',
+  'arrow',
+  'rectangle',
+  'circle',
+  'triangle',
+  'star',
+];
 /** Below the mobile breakpoint the panel offers only Draw (the brush) and Erase. */
 export const MOBILE_TOOLS: readonly Tool[] = ['brush', 'eraser'];
 export const MOBILE_QUERY = '(max-width: 767px)';
@@ -53,7 +63,13 @@ export interface DrawingStyle {
   opacity: number;
 }
 
-export const INITIAL_STYLE: DrawingStyle = { size: SIZE.initial, stroke: PALETTE[0].hex, fill: '#fbbf24', filled: false, opacity: OPACITY.initial };
+export const INITIAL_STYLE: DrawingStyle = {
+  size: SIZE.initial,
+  stroke: PALETTE[0].hex,
+  fill: '#fbbf24',
+  filled: false,
+  opacity: OPACITY.initial,
+};
 
 /** '#rrggbb' at an opacity in percent, as a CSS colour. */
 export function withOpacity(hex: string, opacity: number): string {

@@ -2,7 +2,14 @@ import { Canvas, Path, type FabricObject } from 'fabric';
 import { hasContent } from './drawingContent.ts';
 import { canRedo, canUndo, current, record, redo, startHistory, undo, type DrawingHistory } from './drawingHistory.ts';
 import type { Point } from './drawingShapes.ts';
-import { CANVAS_HEIGHT, CANVAS_WIDTH, INITIAL_STYLE, isFreehand, type DrawingStyle, type Tool } from './drawingTools.ts';
+import {
+  CANVAS_HEIGHT,
+  CANVAS_WIDTH,
+  INITIAL_STYLE,
+  isFreehand,
+  type DrawingStyle,
+  type Tool,
+} from './drawingTools.ts';
 import { makeBrush, makeShape, PAPER } from './fabricTools.ts';
 
 export interface SurfaceState {

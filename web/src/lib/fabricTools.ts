@@ -1,6 +1,26 @@
-import { Circle, Line, Path, PencilBrush, Polygon, Rect, SprayBrush, type BaseBrush, type Canvas, type FabricObject, type Point, type SprayBrushPoint } from 'fabric';
+import {
+  Circle,
+  Line,
+  Path,
+  PencilBrush,
+  Polygon,
+  Rect,
+  SprayBrush,
+  type BaseBrush,
+  type Canvas,
+  type FabricObject,
+  type Point,
+  type SprayBrushPoint,
+} from 'fabric';
 import { arrowPath, distance, dragBox, starPoints, trianglePoints, type Point as XY } from './drawingShapes.ts';
-import { isClosedShape, SPRAY_DOTS_PER_MOVE, withOpacity, type DrawingStyle, type FreehandTool, type ShapeTool } from './drawingTools.ts';
+import {
+  isClosedShape,
+  SPRAY_DOTS_PER_MOVE,
+  withOpacity,
+  type DrawingStyle,
+  type FreehandTool,
+  type ShapeTool,
+} from './drawingTools.ts';
 
 /** Paper colour: what the eraser paints and what Clear leaves (see docs/decisions/006). */
 export const PAPER = '#ffffff';
@@ -63,7 +83,13 @@ export function makeShape(tool: ShapeTool, from: XY, to: XY, style: DrawingStyle
     case 'rectangle': {
       const box = dragBox(from, to);
       // Fabric positions by the centre; the stroke straddles the dragged edges.
-      return new Rect({ ...common, left: box.left + box.width / 2, top: box.top + box.height / 2, width: box.width, height: box.height });
+      return new Rect({
+        ...common,
+        left: box.left + box.width / 2,
+        top: box.top + box.height / 2,
+        width: box.width,
+        height: box.height,
+      });
     }
     case 'circle':
       return new Circle({ ...common, left: from.x, top: from.y, radius: distance(from, to) });

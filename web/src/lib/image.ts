@@ -27,7 +27,12 @@ function loadImage(file: Blob): Promise<HTMLImageElement> {
 }
 
 /** Scales an image down to fit maxWidth x maxHeight (never up) and encodes it as JPEG. */
-export async function resizeToJpeg(file: Blob, maxWidth: number, maxHeight: number, quality: number): Promise<ResizedImage> {
+export async function resizeToJpeg(
+  file: Blob,
+  maxWidth: number,
+  maxHeight: number,
+  quality: number,
+): Promise<ResizedImage> {
   const image = await loadImage(file);
   const scale = Math.min(1, maxWidth / image.naturalWidth, maxHeight / image.naturalHeight);
   const width = Math.max(1, Math.round(image.naturalWidth * scale));

@@ -86,7 +86,10 @@ export class LiveSequence {
   #applyIfNew(message: LiveMessage): void {
     const { position } = message.payload;
     const last = this.#last;
-    if (last !== undefined && (position < last || (position === last && (this.#closed || this.#eventsAtLast.has(message.event))))) {
+    if (
+      last !== undefined &&
+      (position < last || (position === last && (this.#closed || this.#eventsAtLast.has(message.event))))
+    ) {
       return;
     }
     if (position !== last) {

@@ -11,7 +11,19 @@ const queue = (position: number): LiveMessage => ({
 });
 const added = (position: number): LiveMessage => ({
   event: 'gallery:item-added',
-  payload: { position, kind: 'story', item: { kind: 'story', id: position, content: 'x', authorName: 'A', isAnonymous: false, likeCount: 0, commentCount: 0 } },
+  payload: {
+    position,
+    kind: 'story',
+    item: {
+      kind: 'story',
+      id: position,
+      content: 'x',
+      authorName: 'A',
+      isAnonymous: false,
+      likeCount: 0,
+      commentCount: 0,
+    },
+  },
 });
 
 function sequence() {

@@ -83,7 +83,10 @@ function announceArrival(item: FullGalleryItem) {
   const what = item.kind === 'media' ? item.mediaType : item.kind;
   const by = item.kind === 'story' ? storyAuthor(item) : item.artistName;
   const title = item.title?.trim();
-  toast({ title: `New ${what} by ${by}`, description: title ? `"${title}" is now in the gallery.` : 'Just added to the gallery.' });
+  toast({
+    title: `New ${what} by ${by}`,
+    description: title ? `"${title}" is now in the gallery.` : 'Just added to the gallery.',
+  });
 }
 
 interface LiveDebug {

@@ -16,7 +16,10 @@ export function artistDetailsProblem(name: string, email: string): FormProblem |
     return { title: 'Missing artist name', description: 'Please provide your name in the artist information section.' };
   }
   if (!email.trim()) {
-    return { title: 'Missing email', description: 'Please provide your email address in the artist information section.' };
+    return {
+      title: 'Missing email',
+      description: 'Please provide your email address in the artist information section.',
+    };
   }
   if (!isValidEmail(email)) return { title: 'Invalid email', description: 'Please enter a valid email address.' };
   return null;

@@ -76,9 +76,17 @@ export function reviewMedia(id: number, status: ReviewDecision, adminNotes: stri
   return api<Media>(`/api/media/${id}/status`, { method: 'PUT', body: { status, adminNotes } });
 }
 
-const REVIEWS = { artwork: reviewArtwork, story: reviewStory, media: reviewMedia } satisfies Record<GalleryKind, unknown>;
+const REVIEWS = { artwork: reviewArtwork, story: reviewStory, media: reviewMedia } satisfies Record<
+  GalleryKind,
+  unknown
+>;
 
 /** Approves or rejects any kind of item, each through its own call. */
-export function reviewItem(kind: GalleryKind, id: number, status: ReviewDecision, adminNotes: string): Promise<unknown> {
+export function reviewItem(
+  kind: GalleryKind,
+  id: number,
+  status: ReviewDecision,
+  adminNotes: string,
+): Promise<unknown> {
   return REVIEWS[kind](id, status, adminNotes);
 }

@@ -16,9 +16,15 @@ export function deleteItem(kind: GalleryKind, id: number, adminKey: string): Pro
 /** Artwork comments take the key in an admin-key header; story and media comments in Authorization. */
 export function deleteComment(kind: GalleryKind, commentId: number, adminKey: string): Promise<DeleteAnswer | null> {
   if (kind === 'artwork') {
-    return api<DeleteAnswer | null>(`/api/comments/${commentId}`, { method: 'DELETE', headers: { 'admin-key': adminKey } });
+    return api<DeleteAnswer | null>(`/api/comments/${commentId}`, {
+      method: 'DELETE',
+      headers: { 'admin-key': adminKey },
+    });
   }
-  return api<DeleteAnswer | null>(`${ITEM_KINDS[kind].api}/comments/${commentId}`, { method: 'DELETE', headers: bearer(adminKey) });
+  return api<DeleteAnswer | null>(`${ITEM_KINDS[kind].api}/comments/${commentId}`, {
+    method: 'DELETE',
+    headers: bearer(adminKey),
+  });
 }
 
 function bearer(adminKey: string): Record<string, string> {

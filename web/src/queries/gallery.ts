@@ -83,7 +83,9 @@ export function patchGalleryItem(
     return {
       ...page,
       items: page.items.map((item) =>
-        item.kind === kind && item.id === id ? { ...item, ...(typeof patch === 'function' ? patch(item) : patch) } : item,
+        item.kind === kind && item.id === id
+          ? { ...item, ...(typeof patch === 'function' ? patch(item) : patch) }
+          : item,
       ),
     };
   });

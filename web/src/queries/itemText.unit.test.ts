@@ -6,7 +6,9 @@ import { storyAuthor, storyTitle } from './stories.ts';
 describe('detail-page texts', () => {
   it('titles a story by its title, else its first six words and ...', () => {
     expect(storyTitle({ title: 'The Move', content: 'anything' })).toBe('The Move');
-    expect(storyTitle({ title: '  ', content: 'We drove to the coast and sang\nall the way' })).toBe('We drove to the coast and...');
+    expect(storyTitle({ title: '  ', content: 'We drove to the coast and sang\nall the way' })).toBe(
+      'We drove to the coast and...',
+    );
     expect(storyTitle({ title: null, content: ' Short one ' })).toBe('Short one...');
   });
 
@@ -23,6 +25,10 @@ describe('detail-page texts', () => {
     expect(mediaTags(' party, cake ,, team ')).toEqual(['party', 'cake', 'team']);
     expect(mediaTags(null)).toEqual([]);
     expect(mediaTags(['a', ' b '])).toEqual(['a', 'b']);
-    expect([mediaTypeOf('video/quicktime'), mediaTypeOf('audio/mpeg'), mediaTypeOf('text/plain')]).toEqual(['video', 'audio', null]);
+    expect([mediaTypeOf('video/quicktime'), mediaTypeOf('audio/mpeg'), mediaTypeOf('text/plain')]).toEqual([
+      'video',
+      'audio',
+      null,
+    ]);
   });
 });

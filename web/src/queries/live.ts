@@ -31,7 +31,9 @@ export function applyToCache(queryClient: QueryClient, message: LiveMessage): vo
     }
     case 'comments:added': {
       const { kind, id, comment, commentCount } = message.payload;
-      patchComments(queryClient, kind, id, commentCount, (list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]));
+      patchComments(queryClient, kind, id, commentCount, (list) =>
+        list.some((c) => c.id === comment.id) ? list : [...list, comment],
+      );
       return;
     }
     case 'comments:removed': {
@@ -68,6 +70,14 @@ function patchComments(
 }
 
 /** The detail page's own item, when it is cached. */
-function patchItem(queryClient: QueryClient, kind: GalleryKind, id: number, counters: { likeCount?: number; commentCount?: number }) {
-  queryClient.setQueryData<{ likeCount?: number; commentCount?: number }>(itemKey(kind, id), (item) => item && { ...item, ...counters });
+function patchItem(
+  queryClient: QueryClient,
+  kind: GalleryKind,
+  id: number,
+  counters: { likeCount?: number; commentCount?: number },
+) {
+  queryClient.setQueryData<{ likeCount?: number; commentCount?: number }>(
+    itemKey(kind, id),
+    (item) => item && { ...item, ...counters },
+  );
 }

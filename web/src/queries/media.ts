@@ -89,7 +89,11 @@ export class UploadError extends Error {
  * Sends the file alone to POST /api/upload-direct. XMLHttpRequest rather than the request helper,
  * because fetch cannot report upload progress; `onProgress` gets whole percentages.
  */
-export function uploadMediaFile(file: File, onProgress: (percent: number) => void, signal?: AbortSignal): Promise<UploadResult> {
+export function uploadMediaFile(
+  file: File,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/upload-direct');
@@ -113,7 +117,8 @@ export function uploadMediaFile(file: File, onProgress: (percent: number) => voi
       }
       resolve(body);
     };
-    xhr.onerror = () => reject(new UploadError('Network error: Connection failed. Please check your internet and try again.'));
+    xhr.onerror = () =>
+      reject(new UploadError('Network error: Connection failed. Please check your internet and try again.'));
     xhr.ontimeout = () => reject(new UploadError('Upload timeout: Upload took too long. Please try again.'));
     xhr.onabort = () => reject(new UploadError('Upload failed: An error occurred during upload'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });

@@ -17,7 +17,9 @@ export function revealQueryOptions() {
     queryFn: async ({ signal }): Promise<RevealDeck> => {
       const first = await api<RevealDeck>('/api/gallery?page=1', { signal });
       const rest = await Promise.all(
-        Array.from({ length: Math.max(0, first.pageCount - 1) }, (_, index) => api<RevealDeck>(`/api/gallery?page=${index + 2}`, { signal })),
+        Array.from({ length: Math.max(0, first.pageCount - 1) }, (_, index) =>
+          api<RevealDeck>(`/api/gallery?page=${index + 2}`, { signal }),
+        ),
       );
       // An item added between two page requests can shift the pages; keep each item once.
       const seen = new Set<string>();

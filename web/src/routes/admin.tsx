@@ -94,7 +94,9 @@ function ReviewPanel() {
             }`}
           >
             {label}{' '}
-            <span className={`rounded-full px-2 py-0.5 text-xs ${tab === id ? 'bg-white/25' : 'bg-amber-100 dark:bg-stone-800'}`}>
+            <span
+              className={`rounded-full px-2 py-0.5 text-xs ${tab === id ? 'bg-white/25' : 'bg-amber-100 dark:bg-stone-800'}`}
+            >
               {count ?? '–'}
             </span>
           </button>

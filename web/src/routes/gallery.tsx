@@ -52,9 +52,12 @@ function GalleryPage() {
   return (
     <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14">
       <header className="mb-10 text-center">
-        <h1 className="font-display text-4xl font-bold text-stone-900 sm:text-5xl dark:text-amber-50">The Tribute Gallery</h1>
+        <h1 className="font-display text-4xl font-bold text-stone-900 sm:text-5xl dark:text-amber-50">
+          The Tribute Gallery
+        </h1>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-stone-600 dark:text-stone-300">
-          Artwork, stories and messages from colleagues celebrating {name ?? 'our friend'}. Every piece was made with love.
+          Artwork, stories and messages from colleagues celebrating {name ?? 'our friend'}. Every piece was made with
+          love.
         </p>
         <div className="mt-8">
           <SearchBox value={q} onSearch={onSearch} />
@@ -106,7 +109,9 @@ function GalleryCell({ item, page }: { item: GalleryItem; page: number }) {
   return (
     <li
       className={`relative flex rounded-2xl transition-shadow ${
-        isNew ? 'ring-4 ring-amber-400 ring-offset-2 ring-offset-amber-50 dark:ring-amber-500 dark:ring-offset-stone-950' : ''
+        isNew
+          ? 'ring-4 ring-amber-400 ring-offset-2 ring-offset-amber-50 dark:ring-amber-500 dark:ring-offset-stone-950'
+          : ''
       }`}
     >
       <GalleryCard item={item} page={page} />

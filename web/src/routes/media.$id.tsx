@@ -45,7 +45,9 @@ function MediaContent({ media }: { media: Media }) {
         </h1>
         <p className="text-lg text-rose-600 dark:text-rose-300">By {media.artistName}</p>
         {media.description?.trim() && (
-          <p className="text-lg leading-relaxed break-words whitespace-pre-line text-stone-700 dark:text-stone-300">{media.description}</p>
+          <p className="text-lg leading-relaxed break-words whitespace-pre-line text-stone-700 dark:text-stone-300">
+            {media.description}
+          </p>
         )}
         <TagList tags={mediaTags(media.tags)} />
       </div>

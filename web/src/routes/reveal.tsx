@@ -27,7 +27,13 @@ function RevealPage() {
   const fullscreen = useFullscreen();
   const navigate = useNavigate();
   const exit = useCallback(() => void navigate({ to: '/gallery' }), [navigate]);
-  useRevealKeys({ next: show.next, previous: show.previous, togglePause: show.togglePause, toggleFullscreen: fullscreen.toggle, exit });
+  useRevealKeys({
+    next: show.next,
+    previous: show.previous,
+    togglePause: show.togglePause,
+    toggleFullscreen: fullscreen.toggle,
+    exit,
+  });
 
   const total = deck.data?.total;
   return (
@@ -39,7 +45,9 @@ function RevealPage() {
         </div>
         {total !== undefined && (
           <p className="rounded-full bg-white/70 px-4 py-1.5 text-sm font-medium whitespace-nowrap text-stone-700 shadow-sm backdrop-blur sm:text-lg dark:bg-stone-800/70 dark:text-stone-200">
-            <span className="font-display text-lg font-bold text-rose-600 tabular-nums sm:text-2xl dark:text-amber-300">{total}</span>{' '}
+            <span className="font-display text-lg font-bold text-rose-600 tabular-nums sm:text-2xl dark:text-amber-300">
+              {total}
+            </span>{' '}
             {total === 1 ? 'contribution' : 'contributions'}
           </p>
         )}
@@ -71,7 +79,8 @@ function RevealPage() {
           />
           <p className="hidden items-center gap-1.5 text-xs text-stone-500 lg:flex dark:text-stone-400">
             <Key>←</Key>
-            <Key>→</Key> or <Key>Space</Key> move · <Key>P</Key> pause · <Key>F</Key> full screen · <Key>Esc</Key> gallery
+            <Key>→</Key> or <Key>Space</Key> move · <Key>P</Key> pause · <Key>F</Key> full screen · <Key>Esc</Key>{' '}
+            gallery
           </p>
         </div>
       </footer>
@@ -119,7 +128,11 @@ function Caption({ show, count }: { show: Slideshow; count: number }) {
           {kind}
           {place && ` ·${place}`}
         </span>
-        {show.paused && <span className="rounded-full bg-stone-800 px-2.5 py-0.5 text-white dark:bg-stone-200 dark:text-stone-900">Paused</span>}
+        {show.paused && (
+          <span className="rounded-full bg-stone-800 px-2.5 py-0.5 text-white dark:bg-stone-200 dark:text-stone-900">
+            Paused
+          </span>
+        )}
       </p>
       <h2 className="mt-1 line-clamp-2 font-display text-2xl font-bold break-words sm:text-4xl">{title}</h2>
       <p className="mt-1 text-base text-rose-700 sm:text-xl dark:text-rose-300">By {by}</p>

@@ -33,9 +33,13 @@ function StoryContent({ story }: { story: Story }) {
       <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-100 px-3 py-1 text-sm font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
         <BookIcon className="h-4 w-4" /> Story
       </span>
-      <h1 className="mt-4 font-display text-3xl font-bold break-words text-stone-900 sm:text-4xl dark:text-amber-50">{storyTitle(story)}</h1>
+      <h1 className="mt-4 font-display text-3xl font-bold break-words text-stone-900 sm:text-4xl dark:text-amber-50">
+        {storyTitle(story)}
+      </h1>
       <p className="mt-2 text-lg text-rose-600 dark:text-rose-300">By {storyAuthor(story)}</p>
-      {story.createdAt && <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">{formatDate(story.createdAt)}</p>}
+      {story.createdAt && (
+        <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">{formatDate(story.createdAt)}</p>
+      )}
       <p className="mt-8 font-display text-lg leading-relaxed break-words whitespace-pre-line text-stone-800 sm:text-xl dark:text-stone-200">
         {story.content}
       </p>

@@ -29,7 +29,8 @@ export const Route = createFileRoute('/submit-media')({
 /** Spec §5 Media file rules, as a toast; null when the file may be uploaded. */
 function fileProblem(file: File) {
   if (file.size > MEDIA_MAX_BYTES) return { title: 'File too large', description: 'File size must be under 512MB' };
-  if (!mediaTypeOf(file.type)) return { title: 'Invalid file type', description: 'Please select a video or audio file' };
+  if (!mediaTypeOf(file.type))
+    return { title: 'Invalid file type', description: 'Please select a video or audio file' };
   return null;
 }
 
@@ -55,7 +56,11 @@ function SubmitMediaPage() {
     const current = () => running.current === controller && !controller.signal.aborted;
     setUploaded(null);
     setUpload({ status: 'uploading', file, percent: 0 });
-    uploadMediaFile(file, (percent) => current() && setUpload({ status: 'uploading', file, percent }), controller.signal).then(
+    uploadMediaFile(
+      file,
+      (percent) => current() && setUpload({ status: 'uploading', file, percent }),
+      controller.signal,
+    ).then(
       (result) => {
         if (!current()) return;
         setUploaded(result);
@@ -98,7 +103,9 @@ function SubmitMediaPage() {
     mutationFn: async (media: NewMedia) => {
       const saved = await submitMedia(media);
       // Post-processing is queued by the save too; a failure here only means it is not queued twice.
-      await processMedia(saved.id, media.mediaData).catch((error: unknown) => console.warn('Media processing request failed', error));
+      await processMedia(saved.id, media.mediaData).catch((error: unknown) =>
+        console.warn('Media processing request failed', error),
+      );
       return saved;
     },
     onSuccess: () => {
@@ -108,7 +115,11 @@ function SubmitMediaPage() {
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
     },
     onError: (error) => {
-      toast({ title: serverMessageOf(error) ?? 'Error', description: 'Failed to submit media: Please try again later.', variant: 'destructive' });
+      toast({
+        title: serverMessageOf(error) ?? 'Error',
+        description: 'Failed to submit media: Please try again later.',
+        variant: 'destructive',
+      });
     },
   });
 
@@ -117,7 +128,11 @@ function SubmitMediaPage() {
     const problem = artistDetailsProblem(artistName, email);
     if (problem) return toast({ ...problem, variant: 'destructive' });
     if (!uploaded || upload.status !== 'success') {
-      return toast({ title: 'No file uploaded', description: 'Please upload a video or audio file first.', variant: 'destructive' });
+      return toast({
+        title: 'No file uploaded',
+        description: 'Please upload a video or audio file first.',
+        variant: 'destructive',
+      });
     }
     const { file } = upload;
     submit.mutate({
@@ -148,7 +163,14 @@ function SubmitMediaPage() {
 
         <FormSection title="Media Information">
           <TextField label="Title" value={title} onChange={setTitle} optional placeholder="Give your message a name" />
-          <TextField label="Description" value={description} onChange={setDescription} multiline optional placeholder="What is it about?" />
+          <TextField
+            label="Description"
+            value={description}
+            onChange={setDescription}
+            multiline
+            optional
+            placeholder="What is it about?"
+          />
         </FormSection>
 
         <FormSection title="Your Information">
@@ -161,7 +183,11 @@ function SubmitMediaPage() {
           />
         </FormSection>
 
-        <button type="submit" disabled={upload.status === 'uploading' || submit.isPending} className="btn-primary w-full py-3.5 text-lg">
+        <button
+          type="submit"
+          disabled={upload.status === 'uploading' || submit.isPending}
+          className="btn-primary w-full py-3.5 text-lg"
+        >
           {submit.isPending ? 'Submitting...' : 'Submit to Gallery'}
         </button>
       </form>

@@ -14,7 +14,6 @@ export const Route = createFileRoute('/submit-story')({
   component: SubmitStoryPage,
 });
 
-
 interface StoryErrors {
   content?: string;
   authorName?: string;
@@ -52,7 +51,10 @@ function SubmitStoryPage() {
   const submit = useMutation({
     mutationFn: (story: NewStory) => submitStory(story),
     onSuccess: () => {
-      toast({ title: 'Story submitted!', description: `Thank you for sharing your story about ${name ?? 'our friend'}!` });
+      toast({
+        title: 'Story submitted!',
+        description: `Thank you for sharing your story about ${name ?? 'our friend'}!`,
+      });
       clear();
       void queryClient.invalidateQueries({ queryKey: storyKeys.all });
       void queryClient.invalidateQueries({ queryKey: adminKeys.all });
@@ -90,7 +92,8 @@ function SubmitStoryPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
       <PageHeader title="Tell a Story">
-        Share a memory, a funny moment or a few kind words about {name ?? 'our friend'}. Stories appear in the gallery once approved.
+        Share a memory, a funny moment or a few kind words about {name ?? 'our friend'}. Stories appear in the gallery
+        once approved.
       </PageHeader>
 
       <form onSubmit={onSubmit} noValidate className="card space-y-6 p-6 sm:p-8">

@@ -32,7 +32,8 @@ function SubmitArtworkPage() {
   const [anonymous, setAnonymous] = useState(false);
 
   const submit = useSubmitArtwork({
-    onSuccess: () => toast({ title: 'Success!', description: 'Your artwork has been submitted and is pending approval.' }),
+    onSuccess: () =>
+      toast({ title: 'Success!', description: 'Your artwork has been submitted and is pending approval.' }),
     onError: (error) => {
       toast({
         title: 'Failed to submit artwork',

@@ -24,6 +24,7 @@ export function AdminList<T>({ query, empty, children }: AdminListProps<T>) {
       </p>
     );
   }
-  if (query.data.length === 0) return <p className="card p-10 text-center text-stone-500 dark:text-stone-400">{empty}</p>;
+  if (query.data.length === 0)
+    return <p className="card p-10 text-center text-stone-500 dark:text-stone-400">{empty}</p>;
   return <ul className="space-y-4">{query.data.map(children)}</ul>;
 }

@@ -33,7 +33,9 @@ function PendingArtworkCard({ artwork }: { artwork: Artwork }) {
         <div>
           <h3 className="font-display text-xl font-semibold text-stone-900 dark:text-amber-50">{title}</h3>
           <Submitter by={artwork.artistName} email={artwork.email} createdAt={artwork.createdAt} />
-          {artwork.description && <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{artwork.description}</p>}
+          {artwork.description && (
+            <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{artwork.description}</p>
+          )}
         </div>
         <ReviewControls kind="artwork" id={artwork.id} label={title} adminNotes={artwork.adminNotes} />
       </div>

@@ -22,7 +22,9 @@ function PendingStoryCard({ story }: { story: Story }) {
         <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
           <BookIcon className="h-3.5 w-3.5" /> {story.isAnonymous ? 'Anonymous story' : 'Story'}
         </span>
-        <h3 className="mt-2 font-display text-xl font-semibold break-words text-stone-900 dark:text-amber-50">{title}</h3>
+        <h3 className="mt-2 font-display text-xl font-semibold break-words text-stone-900 dark:text-amber-50">
+          {title}
+        </h3>
         <Submitter by={story.authorName} email={story.email} createdAt={story.createdAt} />
       </div>
       <p className="max-h-64 overflow-y-auto rounded-xl bg-amber-50/80 p-4 break-words whitespace-pre-line text-stone-700 dark:bg-stone-800/60 dark:text-stone-300">

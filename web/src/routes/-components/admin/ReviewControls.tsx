@@ -40,7 +40,13 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
         <label htmlFor={notesId} className="field-label">
           Admin notes
         </label>
-        <textarea id={notesId} rows={2} value={notes} onChange={(event) => setNotes(event.target.value)} className="field" />
+        <textarea
+          id={notesId}
+          rows={2}
+          value={notes}
+          onChange={(event) => setNotes(event.target.value)}
+          className="field"
+        />
       </div>
       <div className="flex gap-3">
         <button
@@ -65,7 +71,15 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
 }
 
 /** Who sent it, their address and when, for every pending card. */
-export function Submitter({ by, email, createdAt }: { by: string; email: string | null | undefined; createdAt: string | undefined }) {
+export function Submitter({
+  by,
+  email,
+  createdAt,
+}: {
+  by: string;
+  email: string | null | undefined;
+  createdAt: string | undefined;
+}) {
   return (
     <>
       <p className="text-stone-700 dark:text-stone-300">By {by}</p>

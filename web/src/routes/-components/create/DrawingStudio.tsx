@@ -40,7 +40,9 @@ export function DrawingStudio() {
   return (
     <div className="mx-auto max-w-[1240px] px-4 py-10 sm:px-6 sm:py-12">
       <header className="mb-8 text-center">
-        <h1 className="font-display text-4xl font-bold text-stone-900 sm:text-5xl dark:text-amber-50">Drawing Studio</h1>
+        <h1 className="font-display text-4xl font-bold text-stone-900 sm:text-5xl dark:text-amber-50">
+          Drawing Studio
+        </h1>
         <p className="mx-auto mt-4 max-w-xl text-lg text-stone-600 dark:text-stone-300">
           Sketch something for {name ?? 'our friend'}, then share it with the gallery.
         </p>
@@ -78,5 +80,8 @@ export function DrawingStudio() {
 }
 
 function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+  );
 }

@@ -22,7 +22,13 @@ export function StyleControls({ style, onChange, mobile }: StyleControlsProps) {
   return (
     <div className="space-y-4">
       <div className={`grid gap-x-6 gap-y-4 ${mobile ? 'grid-cols-1' : 'sm:grid-cols-2 xl:grid-cols-4'}`}>
-        <Slider label="Size" value={style.size} range={SIZE} shown={`${style.size} px`} onChange={(size) => set({ size })} />
+        <Slider
+          label="Size"
+          value={style.size}
+          range={SIZE}
+          shown={`${style.size} px`}
+          onChange={(size) => set({ size })}
+        />
         <Slider
           label="Opacity"
           value={style.opacity}
@@ -33,7 +39,12 @@ export function StyleControls({ style, onChange, mobile }: StyleControlsProps) {
         <Colour label="Outline colour" value={style.stroke} onChange={(stroke) => set({ stroke })} />
         {!mobile && (
           // Picking a fill colour turns filling on; the box turns it off again.
-          <Colour label="Fill colour" value={style.fill} faded={!style.filled} onChange={(fill) => set({ fill, filled: true })}>
+          <Colour
+            label="Fill colour"
+            value={style.fill}
+            faded={!style.filled}
+            onChange={(fill) => set({ fill, filled: true })}
+          >
             <label className="flex cursor-pointer items-center gap-1.5 text-xs text-stone-600 dark:text-stone-300">
               <input
                 type="checkbox"

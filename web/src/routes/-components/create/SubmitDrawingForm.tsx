@@ -48,7 +48,11 @@ export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps
     event.preventDefault();
     const canvas = render();
     if (!canvas || !hasContent) {
-      return toast({ title: 'Missing artwork', description: 'Please draw something before submitting.', variant: 'destructive' });
+      return toast({
+        title: 'Missing artwork',
+        description: 'Please draw something before submitting.',
+        variant: 'destructive',
+      });
     }
     const problem = artistDetailsProblem(artistName, email);
     if (problem) return toast({ ...problem, variant: 'destructive' });
@@ -73,10 +77,19 @@ export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="card space-y-5 p-6">
       <div>
         <h2 className="font-display text-2xl font-semibold text-stone-900 dark:text-amber-50">Share your drawing</h2>
-        <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">It appears in the gallery once it has been approved.</p>
+        <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">
+          It appears in the gallery once it has been approved.
+        </p>
       </div>
       <TextField label="Title" value={title} onChange={setTitle} optional placeholder="Give your drawing a name" />
-      <TextField label="Description" value={description} onChange={setDescription} multiline optional placeholder="What did you draw?" />
+      <TextField
+        label="Description"
+        value={description}
+        onChange={setDescription}
+        multiline
+        optional
+        placeholder="What did you draw?"
+      />
       <TextField label="Your Name" value={artistName} onChange={setArtistName} required autoComplete="name" />
       <TextField label="Email Address" type="email" value={email} onChange={setEmail} required autoComplete="email" />
       <div className="flex items-start gap-3">
@@ -100,7 +113,11 @@ export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps
       <button type="submit" disabled={!ready} className="btn-primary w-full py-3 text-lg">
         {busy ? 'Submitting...' : 'Submit to Gallery'}
       </button>
-      {!hasContent && <p className="text-center text-xs text-stone-500 dark:text-stone-400">Draw something on the canvas to submit it.</p>}
+      {!hasContent && (
+        <p className="text-center text-xs text-stone-500 dark:text-stone-400">
+          Draw something on the canvas to submit it.
+        </p>
+      )}
     </form>
   );
 }

@@ -87,8 +87,20 @@ export function ToolPanel({ mobile, tool, onTool, style, onStyle, surface, ...ac
           <div
             className={`border-t border-amber-100 pt-4 dark:border-stone-800 ${mobile ? 'grid grid-cols-4 gap-2' : 'flex flex-wrap gap-2'}`}
           >
-            <Action label="Undo" icon={<UndoIcon />} onClick={actions.onUndo} disabled={!surface.canUndo} stacked={mobile} />
-            <Action label="Redo" icon={<RedoIcon />} onClick={actions.onRedo} disabled={!surface.canRedo} stacked={mobile} />
+            <Action
+              label="Undo"
+              icon={<UndoIcon />}
+              onClick={actions.onUndo}
+              disabled={!surface.canUndo}
+              stacked={mobile}
+            />
+            <Action
+              label="Redo"
+              icon={<RedoIcon />}
+              onClick={actions.onRedo}
+              disabled={!surface.canRedo}
+              stacked={mobile}
+            />
             <Action label="Clear" icon={<ClearIcon />} onClick={actions.onClear} stacked={mobile} />
             <Action label="Download" icon={<DownloadIcon />} onClick={actions.onDownload} stacked={mobile} />
           </div>

@@ -28,7 +28,9 @@ const TOOL_PATHS: Record<Tool, ReactNode> = {
       <path d="M18 5h.01M21 4h.01M20 7h.01M17 2h.01M21 10h.01" strokeWidth="2.5" />
     </>
   ),
-  eraser: <path d="M7 21h10M5.5 14.5l8-8a2 2 0 0 1 2.8 0l3.2 3.2a2 2 0 0 1 0 2.8L13 19a2 2 0 0 1-1.4.6H8.8a2 2 0 0 1-1.4-.6L5.5 17.3a2 2 0 0 1 0-2.8zM9.5 10.5l6 6" />,
+  eraser: (
+    <path d="M7 21h10M5.5 14.5l8-8a2 2 0 0 1 2.8 0l3.2 3.2a2 2 0 0 1 0 2.8L13 19a2 2 0 0 1-1.4.6H8.8a2 2 0 0 1-1.4-.6L5.5 17.3a2 2 0 0 1 0-2.8zM9.5 10.5l6 6" />
+  ),
   line: <path d="M5 19L19 5" />,
   arrow: <path d="M5 19L19 5M10 5h9v9" />,
   rectangle: <rect x="3.5" y="6" width="17" height="12" rx="1" />,

@@ -46,7 +46,11 @@ export function AdminAccess({ kind, id, adminKey, onAdminKey }: AdminAccessProps
     event.preventDefault();
     const key = typed.trim();
     if (!key) {
-      return toast({ title: 'Admin key required', description: 'Please enter the admin key to confirm deletion', variant: 'destructive' });
+      return toast({
+        title: 'Admin key required',
+        description: 'Please enter the admin key to confirm deletion',
+        variant: 'destructive',
+      });
     }
     onAdminKey(key);
     setPrompting(false);
@@ -63,8 +67,15 @@ export function AdminAccess({ kind, id, adminKey, onAdminKey }: AdminAccessProps
           </p>
           {confirming ? (
             <>
-              <p className="w-full text-sm text-stone-700 sm:w-auto dark:text-stone-300">Delete this {noun} permanently?</p>
-              <button type="button" onClick={() => remove.mutate(adminKey)} disabled={remove.isPending} className={dangerButton}>
+              <p className="w-full text-sm text-stone-700 sm:w-auto dark:text-stone-300">
+                Delete this {noun} permanently?
+              </p>
+              <button
+                type="button"
+                onClick={() => remove.mutate(adminKey)}
+                disabled={remove.isPending}
+                className={dangerButton}
+              >
                 {remove.isPending ? 'Deleting...' : 'Yes, delete'}
               </button>
               <button type="button" onClick={() => setConfirming(false)} className="btn-secondary px-4 py-1.5 text-sm">

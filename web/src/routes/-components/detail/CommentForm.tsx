@@ -33,7 +33,11 @@ export function CommentForm({ kind, id }: { kind: GalleryKind; id: number }) {
       void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
     },
     onError: (error) => {
-      toast({ title: FAILED[kind], description: serverMessageOf(error) ?? 'Please try again.', variant: 'destructive' });
+      toast({
+        title: FAILED[kind],
+        description: serverMessageOf(error) ?? 'Please try again.',
+        variant: 'destructive',
+      });
     },
   });
 
@@ -45,10 +49,22 @@ export function CommentForm({ kind, id }: { kind: GalleryKind; id: number }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Add a comment" className="mt-8 space-y-4 border-t border-amber-100 pt-6 dark:border-stone-800">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Add a comment"
+      className="mt-8 space-y-4 border-t border-amber-100 pt-6 dark:border-stone-800"
+    >
       <h3 className="font-display text-xl font-semibold text-stone-900 dark:text-amber-50">Leave a comment</h3>
       <TextField label="Name" value={authorName} onChange={setAuthorName} autoComplete="name" />
-      <TextField label="Comment" value={content} onChange={setContent} multiline rows={3} placeholder="Share a kind word or a memory" />
+      <TextField
+        label="Comment"
+        value={content}
+        onChange={setContent}
+        multiline
+        rows={3}
+        placeholder="Share a kind word or a memory"
+      />
       <button type="submit" disabled={add.isPending} className="btn-primary">
         {add.isPending ? 'Posting...' : 'Post Comment'}
       </button>

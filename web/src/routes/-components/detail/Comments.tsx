@@ -39,7 +39,10 @@ export function Comments({ kind, id, adminKey, onInvalidKey }: CommentsProps) {
   const list = comments.data ?? [];
   return (
     <section aria-labelledby="comments-heading" className="card p-6 sm:p-8">
-      <h2 id="comments-heading" className="flex items-center gap-2 font-display text-2xl font-semibold text-stone-900 dark:text-amber-50">
+      <h2
+        id="comments-heading"
+        className="flex items-center gap-2 font-display text-2xl font-semibold text-stone-900 dark:text-amber-50"
+      >
         <CommentIcon className="h-6 w-6 text-amber-500" />
         Comments{comments.isSuccess && ` (${list.length})`}
       </h2>
@@ -58,7 +61,9 @@ export function Comments({ kind, id, adminKey, onInvalidKey }: CommentsProps) {
                 <p className="font-semibold text-stone-800 dark:text-amber-100">{comment.authorName}</p>
                 <p className="text-xs text-stone-500 dark:text-stone-400">{formatDate(comment.createdAt)}</p>
               </div>
-              <p className="mt-1.5 break-words whitespace-pre-line text-stone-700 dark:text-stone-300">{comment.content}</p>
+              <p className="mt-1.5 break-words whitespace-pre-line text-stone-700 dark:text-stone-300">
+                {comment.content}
+              </p>
               {adminKey && (
                 <button
                   type="button"

@@ -54,11 +54,16 @@ export function MediaCard({ item, page }: { item: MediaItem; page: number }) {
             {item.title || (video ? 'Untitled video' : 'Untitled audio')}
           </Link>
         </h2>
-        {item.description && <p className="mt-1 line-clamp-2 text-sm text-stone-600 dark:text-stone-400">{item.description}</p>}
+        {item.description && (
+          <p className="mt-1 line-clamp-2 text-sm text-stone-600 dark:text-stone-400">{item.description}</p>
+        )}
         {tagList(item.tags).length > 0 && (
           <ul className="mt-2 flex flex-wrap gap-1.5">
             {tagList(item.tags).map((tag) => (
-              <li key={tag} className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-800 dark:bg-stone-800 dark:text-amber-200">
+              <li
+                key={tag}
+                className="rounded-full bg-amber-100 px-2 py-0.5 text-xs text-amber-800 dark:bg-stone-800 dark:text-amber-200"
+              >
                 {tag}
               </li>
             ))}

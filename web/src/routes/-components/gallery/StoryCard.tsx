@@ -20,7 +20,9 @@ export function StoryCard({ item, page }: { item: StoryItem; page: number }) {
           <BookIcon className="h-3.5 w-3.5" /> Story
         </span>
         {item.title && (
-          <h2 className="mt-3 line-clamp-2 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">{item.title}</h2>
+          <h2 className="mt-3 line-clamp-2 font-display text-lg font-semibold text-stone-900 dark:text-amber-50">
+            {item.title}
+          </h2>
         )}
         <p className="mt-3 line-clamp-6 font-display text-base leading-relaxed whitespace-pre-line text-stone-700 italic dark:text-stone-300">
           {item.content}

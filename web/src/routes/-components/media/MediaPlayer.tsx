@@ -18,7 +18,15 @@ interface MediaPlayerProps {
 }
 
 /** A video or audio player: the stream first, the stored path as the fallback source (spec §7). */
-export function MediaPlayer({ media, className = '', autoPlay = false, muted = false, paused, onPlaying, onEnded }: MediaPlayerProps) {
+export function MediaPlayer({
+  media,
+  className = '',
+  autoPlay = false,
+  muted = false,
+  paused,
+  onPlaying,
+  onEnded,
+}: MediaPlayerProps) {
   const player = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const retries = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

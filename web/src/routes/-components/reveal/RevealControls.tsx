@@ -1,6 +1,14 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { ChevronLeftIcon, ChevronRightIcon, CloseIcon, ExpandIcon, PauseIcon, PlayIcon, ShrinkIcon } from '../../../components/icons.tsx';
+import {
+  ChevronLeftIcon,
+  ChevronRightIcon,
+  CloseIcon,
+  ExpandIcon,
+  PauseIcon,
+  PlayIcon,
+  ShrinkIcon,
+} from '../../../components/icons.tsx';
 import { Tooltip } from '../../../components/Tooltip.tsx';
 
 interface RevealControlsProps {

@@ -27,9 +27,13 @@ export function Slide({ item, ...playback }: SlideProps) {
         <blockquote
           className={`max-h-full max-w-5xl overflow-y-auto px-2 text-center font-display leading-snug break-words whitespace-pre-line text-stone-800 dark:text-amber-50 ${storySize(item.content)}`}
         >
-          <span aria-hidden="true" className="text-amber-500">“</span>
+          <span aria-hidden="true" className="text-amber-500">
+            “
+          </span>
           {item.content.trim()}
-          <span aria-hidden="true" className="text-amber-500">”</span>
+          <span aria-hidden="true" className="text-amber-500">
+            ”
+          </span>
         </blockquote>
       );
     case 'media':
@@ -41,7 +45,12 @@ export function Slide({ item, ...playback }: SlideProps) {
   }
 }
 
-function MediaSlide({ item, paused, onPlaying, onEnded }: { item: MediaItem & { mediaData?: string; streamUrl?: string } } & Omit<SlideProps, 'item'>) {
+function MediaSlide({
+  item,
+  paused,
+  onPlaying,
+  onEnded,
+}: { item: MediaItem & { mediaData?: string; streamUrl?: string } } & Omit<SlideProps, 'item'>) {
   const media = { ...item, mediaData: item.mediaData ?? item.streamUrl ?? '' };
   if (item.mediaType === 'video') {
     return (

@@ -30,7 +30,13 @@ export type SlideshowAction =
   | { type: 'arrived'; key: SlideKey }
   | { type: 'removed'; key: SlideKey; deck: readonly SlideKey[] };
 
-export const initialSlideshow: SlideshowState = { current: null, step: 0, upNext: [], resumeFrom: null, arrival: false };
+export const initialSlideshow: SlideshowState = {
+  current: null,
+  step: 0,
+  upNext: [],
+  resumeFrom: null,
+  arrival: false,
+};
 
 function after(deck: readonly SlideKey[], key: SlideKey | null): SlideKey | null {
   if (deck.length === 0) return null;
@@ -61,7 +67,8 @@ export function slideshow(state: SlideshowState, action: SlideshowAction): Slide
       return moveTo(after(action.deck, state.current));
     }
     case 'previous': {
-      if (state.current && action.deck.includes(state.current)) return moveTo(before(action.deck, state.current), { resumeFrom: null });
+      if (state.current && action.deck.includes(state.current))
+        return moveTo(before(action.deck, state.current), { resumeFrom: null });
       // An arrival that is not in the deck yet: back to where the deck was.
       return moveTo(state.resumeFrom ?? action.deck[0] ?? null, { resumeFrom: null });
     }
@@ -91,7 +98,11 @@ export function slideCaption(item: GalleryItem): { title: string; by: string; ki
       return { title: storyTitle(item), by: storyAuthor(item), kind: 'Story' };
     case 'media': {
       const video = item.mediaType === 'video';
-      return { title: item.title?.trim() || (video ? 'Untitled video' : 'Untitled audio'), by: item.artistName, kind: video ? 'Video' : 'Audio' };
+      return {
+        title: item.title?.trim() || (video ? 'Untitled video' : 'Untitled audio'),
+        by: item.artistName,
+        kind: video ? 'Video' : 'Audio',
+      };
     }
     default: {
       const unreachable: never = item;

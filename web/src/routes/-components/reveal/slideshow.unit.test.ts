@@ -16,10 +16,19 @@ describe('slideshow', () => {
   });
 
   it('shows arrivals next, oldest first, then carries on where the deck was', () => {
-    const state = run([next, next, { type: 'arrived', key: 'story:9' }, { type: 'arrived', key: 'artwork:8' }, { type: 'arrived', key: 'story:9' }]);
+    const state = run([
+      next,
+      next,
+      { type: 'arrived', key: 'story:9' },
+      { type: 'arrived', key: 'artwork:8' },
+      { type: 'arrived', key: 'story:9' },
+    ]);
     expect(state.current).toBe('story:2');
     expect(state.upNext).toEqual(['story:9', 'artwork:8']);
-    const shown = [next, next, next].reduce<SlideshowState[]>((states, action) => [...states, slideshow(states.at(-1)!, action)], [state]);
+    const shown = [next, next, next].reduce<SlideshowState[]>(
+      (states, action) => [...states, slideshow(states.at(-1)!, action)],
+      [state],
+    );
     expect(shown.slice(1).map((s) => s.current)).toEqual(['story:9', 'artwork:8', 'media:3']);
     expect(shown.slice(1).map((s) => s.arrival)).toEqual([true, true, false]);
   });
@@ -36,20 +45,38 @@ describe('slideshow', () => {
   });
 
   it('counts every move, so a deck of one restarts its timer', () => {
-    const single = run([{ type: 'next', deck: ['story:2'] }, { type: 'next', deck: ['story:2'] }]);
+    const single = run([
+      { type: 'next', deck: ['story:2'] },
+      { type: 'next', deck: ['story:2'] },
+    ]);
     expect(single.current).toBe('story:2');
     expect(single.step).toBe(2);
   });
 
   it('names each kind of slide', () => {
     const base = { likeCount: 0, commentCount: 0 };
-    expect(slideCaption({ ...base, kind: 'artwork', id: 1, title: '', artistName: 'Sam' })).toEqual({ title: 'Untitled', by: 'Sam', kind: 'Artwork' });
-    expect(slideCaption({ ...base, kind: 'story', id: 2, content: 'One two three four five six seven', authorName: 'Jo', isAnonymous: true })).toEqual({
+    expect(slideCaption({ ...base, kind: 'artwork', id: 1, title: '', artistName: 'Sam' })).toEqual({
+      title: 'Untitled',
+      by: 'Sam',
+      kind: 'Artwork',
+    });
+    expect(
+      slideCaption({
+        ...base,
+        kind: 'story',
+        id: 2,
+        content: 'One two three four five six seven',
+        authorName: 'Jo',
+        isAnonymous: true,
+      }),
+    ).toEqual({
       title: 'One two three four five six...',
       by: 'Anonymous',
       kind: 'Story',
     });
-    expect(slideCaption({ ...base, kind: 'media', id: 3, mediaType: 'audio', artistName: 'Val', title: 'Song' })).toEqual({
+    expect(
+      slideCaption({ ...base, kind: 'media', id: 3, mediaType: 'audio', artistName: 'Val', title: 'Song' }),
+    ).toEqual({
       title: 'Song',
       by: 'Val',
       kind: 'Audio',

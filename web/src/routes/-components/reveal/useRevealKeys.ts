@@ -17,7 +17,8 @@ export function useRevealKeys(keys: RevealKeys): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (event.target instanceof Element && event.target.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (event.target instanceof Element && event.target.closest('input, textarea, select, [contenteditable="true"]'))
+        return;
       const actions: Record<string, (() => void) | undefined> = {
         ArrowRight: latest.current.next,
         ' ': latest.current.next,

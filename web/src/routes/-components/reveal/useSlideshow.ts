@@ -1,7 +1,15 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { FullGalleryItem } from '../../../queries/gallery.ts';
 import { useLiveMessages } from '../../../lib/realtime.ts';
-import { ARRIVAL_MIN_MS, initialSlideshow, MEDIA_MAX_MS, SLIDE_MS, slideKey, slideshow, type SlideKey } from './slideshow.ts';
+import {
+  ARRIVAL_MIN_MS,
+  initialSlideshow,
+  MEDIA_MAX_MS,
+  SLIDE_MS,
+  slideKey,
+  slideshow,
+  type SlideKey,
+} from './slideshow.ts';
 
 export interface Slideshow {
   item: FullGalleryItem | undefined;

@@ -65,7 +65,11 @@ export function MediaUploadBox({ state, onFile, onRetry, onRemove }: MediaUpload
                 : 'border-amber-300 bg-white/60 hover:border-amber-400 hover:bg-amber-50 dark:border-stone-700 dark:bg-stone-900/60 dark:hover:bg-stone-900'
         }`}
       >
-        {state.status === 'idle' ? <Idle onBrowse={browse} /> : <Chosen state={state} onBrowse={browse} onRetry={onRetry} onRemove={onRemove} />}
+        {state.status === 'idle' ? (
+          <Idle onBrowse={browse} />
+        ) : (
+          <Chosen state={state} onBrowse={browse} onRetry={onRetry} onRemove={onRemove} />
+        )}
       </div>
     </div>
   );
@@ -124,7 +128,10 @@ function Chosen({ state, onBrowse, onRetry, onRemove }: ChosenProps) {
             aria-valuetext={`${state.percent}%`}
             className="mt-2 h-2.5 overflow-hidden rounded-full bg-amber-100 dark:bg-stone-800"
           >
-            <div className="h-full rounded-full bg-gradient-to-r from-amber-500 to-rose-500 transition-[width]" style={{ width: `${state.percent}%` }} />
+            <div
+              className="h-full rounded-full bg-gradient-to-r from-amber-500 to-rose-500 transition-[width]"
+              style={{ width: `${state.percent}%` }}
+            />
           </div>
         </div>
       )}

@@ -24,8 +24,22 @@ const fieldClass =
 
 /** A labelled input or textarea; '(optional)' sits outside the label so the field is named exactly. */
 export function TextField(props: TextFieldProps) {
-  const { label, value, onChange, type = 'text', multiline, rows = 4, optional, required, disabled, placeholder, autoComplete, maxLength, hint, error } =
-    props;
+  const {
+    label,
+    value,
+    onChange,
+    type = 'text',
+    multiline,
+    rows = 4,
+    optional,
+    required,
+    disabled,
+    placeholder,
+    autoComplete,
+    maxLength,
+    hint,
+    error,
+  } = props;
   const id = useId();
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   const shared = {
@@ -52,9 +66,20 @@ export function TextField(props: TextFieldProps) {
         )}
       </div>
       {multiline ? (
-        <textarea {...shared} rows={rows} onChange={(event) => onChange(event.target.value)} className={`${fieldClass} resize-y`} />
+        <textarea
+          {...shared}
+          rows={rows}
+          onChange={(event) => onChange(event.target.value)}
+          className={`${fieldClass} resize-y`}
+        />
       ) : (
-        <input {...shared} type={type} autoComplete={autoComplete} onChange={(event) => onChange(event.target.value)} className={fieldClass} />
+        <input
+          {...shared}
+          type={type}
+          autoComplete={autoComplete}
+          onChange={(event) => onChange(event.target.value)}
+          className={fieldClass}
+        />
       )}
       {hint && (
         <p id={`${id}-hint`} className="mt-1.5 text-xs text-stone-500 dark:text-stone-400">
