@@ -83,6 +83,16 @@ describe('artwork comments and likes (spec §7 artwork calls)', () => {
     expect((await admin('GET', `/api/artworks/${id}`)).status).toBe(404);
   });
 
+  it('counts views first-party, once per visitor, and only of visible items', async () => {
+    expect((await guest('POST', `/api/artworks/${artworkId}/views`)).body).toEqual({ viewCount: 1 });
+    expect((await guest('POST', `/api/artworks/${artworkId}/views`)).body).toEqual({ viewCount: 1 });
+    const other = client(t.url, await t.login('guest'));
+    expect((await other('POST', `/api/artworks/${artworkId}/views`)).body).toEqual({ viewCount: 2 });
+    expect((await guest('GET', `/api/artworks/${artworkId}`)).body.viewCount).toBe(2);
+    expect((await guest('POST', '/api/artworks/99999/views')).status).toBe(404);
+    expect((await client(t.url)('POST', `/api/artworks/${artworkId}/views`)).status).toBe(401);
+  });
+
   it('keeps auditors read-only', async () => {
     const auditor = client(t.url, await t.login('auditor'));
     expect((await auditor('GET', '/api/gallery')).status).toBe(200);

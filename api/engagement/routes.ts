@@ -1,6 +1,13 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { commentDecider, commentStream, likeDecider, likeStream } from '#events/engagement/engagement.ts';
+import {
+  commentDecider,
+  commentStream,
+  likeDecider,
+  likeStream,
+  viewDecider,
+  viewStream,
+} from '#events/engagement/engagement.ts';
 import { handleCommand } from '#events/handle.ts';
 import { findComment, hasLiked, listComments } from '#projections/catalog/engagement.ts';
 import { findItem, type Kind } from '#projections/catalog/items.ts';
@@ -96,6 +103,18 @@ export function engagementRoutes(deps: Deps) {
     router.post(`${base}/likes`, async (req, res) => res.json(await setLike(req, kind, 'Like')));
     router.delete(`${base}/likes`, async (req, res) => res.json(await setLike(req, kind, 'Unlike')));
     router.post(`${base}/like`, async (req, res) => res.json(await setLike(req, kind, 'Toggle')));
+
+    /** A first-party view count: a visitor counts once per item, and nothing leaves the server. */
+    router.post(`${base}/views`, async (req, res) => {
+      const item = await visibleItem(req, kind);
+      const target = { kind, itemId: item.id, visitorKey: await visitorKey(req) };
+      const metadata = await metadataFor(req, deps.personal);
+      const stream = viewStream(kind, item.id, target.visitorKey);
+      const { lastPosition } = await handleCommand(store, stream, viewDecider, { type: 'View', target }, metadata);
+      await catalogReached(pool, lastPosition);
+      const after = await findItem(pool, kind, item.id, { admin: true });
+      res.json({ viewCount: after?.view_count ?? item.view_count });
+    });
   }
 
   const removeComment = (kind: Kind) => async (req: Request, res: import('express').Response) => {

@@ -64,6 +64,7 @@ export function changesOf(event: RecordedEvent): Change[] {
       ];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
+    case 'ItemViewed':
       return [];
     default: {
       const unreachable: never = event;

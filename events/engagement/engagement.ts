@@ -12,6 +12,8 @@ const itemId = z.number().int().positive();
  * stream's version makes a visitor's repeated like a no-op exactly once.
  */
 export const likeStream = (kind: ItemKind, id: number, visitorKey: string) => `like-${kind}-${id}-${visitorKey}`;
+/** One view stream per visitor and item: a view counts once per visitor, however often they look. */
+export const viewStream = (kind: ItemKind, id: number, visitorKey: string) => `view-${kind}-${id}-${visitorKey}`;
 /** One stream per comment: comments on a busy item never conflict with each other. */
 export const commentStream = (commentId: number) => `comment-${commentId}`;
 
@@ -33,8 +35,12 @@ export const CommentRemoved = defineEvent(
   z.object({ kind: ItemKind, itemId, commentId: z.number().int().positive(), removedAt: z.iso.datetime() }),
 );
 
-export const engagementEvents = [ItemLiked, ItemUnliked, CommentPosted, CommentRemoved] as const;
+/** A visitor opened the item's detail page (the first-party replacement for third-party analytics). */
+export const ItemViewed = defineEvent('ItemViewed', z.object({ kind: ItemKind, itemId, visitorKey: z.string() }));
+
+export const engagementEvents = [ItemLiked, ItemUnliked, CommentPosted, CommentRemoved, ItemViewed] as const;
 type LikeEvent = EventOf<typeof ItemLiked | typeof ItemUnliked>;
+type ViewEvent = EventOf<typeof ItemViewed>;
 type CommentEvent = EventOf<typeof CommentPosted | typeof CommentRemoved>;
 
 type Target = { kind: ItemKind; itemId: number; visitorKey: string };
@@ -48,6 +54,12 @@ export const likeDecider: Decider<boolean, LikeEvent, LikeCommand> = {
     if (liked === wantLiked) return [];
     return [{ type: wantLiked ? 'ItemLiked' : 'ItemUnliked', data: command.target }];
   },
+};
+
+export const viewDecider: Decider<boolean, ViewEvent, { type: 'View'; target: Target }> = {
+  initial: false,
+  evolve: () => true,
+  decide: (command, viewed) => (viewed ? [] : [{ type: 'ItemViewed', data: command.target }]),
 };
 
 type Comment =

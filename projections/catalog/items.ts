@@ -30,6 +30,7 @@ export interface CatalogRow {
   archived_at: Date | null;
   like_count: number;
   comment_count: number;
+  view_count: number;
   last_position: number;
   email: string | null;
 }
@@ -75,6 +76,7 @@ export function toView(row: CatalogRow, viewer: Viewer) {
     archivedAt: row.archived_at?.toISOString() ?? null,
     likeCount: row.like_count,
     commentCount: row.comment_count,
+    viewCount: row.view_count,
   };
   const admin = viewer.admin ? { email: row.email, adminNotes: row.admin_notes } : {};
   if (row.kind === 'artwork') {

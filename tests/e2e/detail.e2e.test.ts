@@ -105,6 +105,10 @@ describe('artwork detail', () => {
     const image = page.getByRole('img', { name: 'Harbour at Dusk' });
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     expect(await page.getByRole('link', { name: 'Back to Gallery' }).getAttribute('href')).toBe('/gallery?page=2');
+    // a first-party view count, once per visitor: a reload does not count again
+    await visible(page.getByText('1 view', { exact: true }));
+    await page.reload();
+    await visible(page.getByText('1 view', { exact: true }));
 
     // like and unlike: POST then DELETE on likes
     await expectLike(page, 'Like', '0 likes');

@@ -1,10 +1,13 @@
 import type { DomainEvent } from '#events/catalog.ts';
 import type { Statements } from './statement.ts';
 
-type EngagementType = Extract<DomainEvent['type'], 'ItemLiked' | 'ItemUnliked' | 'CommentPosted' | 'CommentRemoved'>;
+type EngagementType = Extract<
+  DomainEvent['type'],
+  'ItemLiked' | 'ItemUnliked' | 'CommentPosted' | 'CommentRemoved' | 'ItemViewed'
+>;
 
 /** Adds (or, with sign -1, takes away) each item's number of changed rows to a counter column. */
-const bump = (column: 'like_count' | 'comment_count', sign: 1 | -1) =>
+const bump = (column: 'like_count' | 'comment_count' | 'view_count', sign: 1 | -1) =>
   `UPDATE catalog_items c SET ${column} = c.${column} + ${sign} * n.n,
      last_position = greatest(c.last_position, (SELECT max(r.at) FROM r WHERE r.kind = n.kind AND r.id = n.item_id))
    FROM (SELECT kind, item_id, count(*) AS n FROM changed GROUP BY kind, item_id) n
@@ -13,6 +16,11 @@ const bump = (column: 'like_count' | 'comment_count', sign: 1 | -1) =>
 const likeRows = `r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(kind text, id bigint, visitor text, at bigint))`;
 
 export const engagementStatements: Statements<EngagementType> = {
+  ItemViewed: {
+    // the view decider lets each visitor count once, so every event here is a new viewer
+    sql: `WITH ${likeRows}, changed AS (SELECT r.kind, r.id AS item_id FROM r) ${bump('view_count', 1)}`,
+    row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
+  },
   ItemLiked: {
     sql: `WITH ${likeRows},
           changed AS (

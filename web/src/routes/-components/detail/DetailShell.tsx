@@ -8,6 +8,7 @@ import { ArrowLeftIcon } from '../../../components/icons.tsx';
 import { LikeToggle } from './LikeToggle.tsx';
 import { Comments } from './Comments.tsx';
 import { AdminAccess } from './AdminAccess.tsx';
+import { useViewCount, viewsText } from '../../../queries/views.ts';
 
 interface DetailShellProps<T> {
   kind: GalleryKind;
@@ -34,8 +35,8 @@ export function DetailShell<T>({ kind, id, page, item, children }: DetailShellPr
   useEffect(() => {
     setAdminKey(null);
   }, [kind, id]);
-  // Views are not sent anywhere: the first version reported them to a third-party analytics service,
-  // and this gallery keeps its visitors to itself.
+  // The first version reported views to a third-party analytics service; this gallery counts them itself.
+  const views = useViewCount(kind, id);
 
   if (item.isError) return <DetailError kind={kind} page={backPage} />;
 
@@ -52,6 +53,9 @@ export function DetailShell<T>({ kind, id, page, item, children }: DetailShellPr
             {children(item.data)}
             <div className="flex items-center border-t border-amber-100 px-6 py-4 sm:px-8 dark:border-stone-800">
               <LikeToggle kind={kind} id={id} />
+              {views !== null && (
+                <span className="ml-auto text-sm text-stone-500 dark:text-stone-400">{viewsText(views)}</span>
+              )}
             </div>
           </article>
           <Comments kind={kind} id={id} adminKey={adminKey} onInvalidKey={() => setAdminKey(null)} />
