@@ -111,6 +111,33 @@ describe('story form', () => {
     );
   });
 
+  it('can be written and sent with the keyboard alone', async () => {
+    const page = await guest();
+    await page.goto('/submit-story');
+    await visible(page.getByRole('heading', { name: 'Tell a Story' }));
+    /** Presses Tab until the labelled control has focus, as a keyboard user would. */
+    const tabTo = async (target: ReturnType<Page['getByLabel']>) => {
+      for (let i = 0; i < 60; i++) {
+        if (await target.evaluate((el) => el === document.activeElement)) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error('never reached by Tab');
+    };
+    await tabTo(page.getByLabel('Your Story'));
+    await page.keyboard.type('Typed without a mouse.');
+    await tabTo(page.getByLabel('Your Name'));
+    await page.keyboard.type('Kim Keys');
+    await tabTo(page.getByLabel('Email'));
+    await page.keyboard.type('kim@example.com');
+    await tabTo(page.getByRole('button', { name: 'Submit to Gallery' }));
+    await page.keyboard.press('Enter');
+    await toastSays(page, 'Story submitted!', 'Thank you for sharing your story about Alex!');
+    const stories = await pending<{ content: string; authorName: string }>('stories');
+    expect(stories).toContainEqual(
+      expect.objectContaining({ content: 'Typed without a mouse.', authorName: 'Kim Keys' }),
+    );
+  });
+
   it('on a phone: an anonymous story needs no name or email and is sent as Anonymous', async () => {
     const page = await guest(PHONE);
     await page.goto('/submit-story');
