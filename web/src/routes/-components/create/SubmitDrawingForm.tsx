@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { artworkKeys, submitArtwork, type NewArtwork } from '../../../queries/artworks.ts';
@@ -6,6 +6,7 @@ import { galleryKeys } from '../../../queries/gallery.ts';
 import { serverMessageOf } from '../../../lib/api.ts';
 import { artistDetailsProblem } from '../../../lib/validation.ts';
 import { toast } from '../../../components/Toaster.tsx';
+import { AnonymousCheckbox } from '../submit/AnonymousCheckbox.tsx';
 import { TextField } from '../submit/TextField.tsx';
 import { drawingForSubmission } from './exportDrawing.ts';
 
@@ -19,7 +20,6 @@ interface SubmitDrawingFormProps {
 export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const anonymousId = useId();
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [artistName, setArtistName] = useState('');
@@ -92,24 +92,11 @@ export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps
       />
       <TextField label="Your Name" value={artistName} onChange={setArtistName} required autoComplete="name" />
       <TextField label="Email Address" type="email" value={email} onChange={setEmail} required autoComplete="email" />
-      <div className="flex items-start gap-3">
-        <input
-          id={anonymousId}
-          type="checkbox"
-          checked={anonymous}
-          onChange={(event) => setAnonymous(event.target.checked)}
-          aria-describedby={`${anonymousId}-hint`}
-          className="mt-0.5 h-5 w-5 cursor-pointer accent-rose-500"
-        />
-        <div>
-          <label htmlFor={anonymousId} className="cursor-pointer font-medium text-stone-800 dark:text-stone-100">
-            Submit anonymously
-          </label>
-          <p id={`${anonymousId}-hint`} className="text-sm text-stone-500 dark:text-stone-400">
-            Your name and email are still required for verification but will not be shown publicly.
-          </p>
-        </div>
-      </div>
+      <AnonymousCheckbox
+        checked={anonymous}
+        onChange={setAnonymous}
+        hint="Your name and email are still required for verification but will not be shown publicly."
+      />
       <button type="submit" disabled={!ready} className="btn-primary w-full py-3 text-lg">
         {busy ? 'Submitting...' : 'Submit to Gallery'}
       </button>
