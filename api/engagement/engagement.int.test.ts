@@ -102,3 +102,24 @@ describe('artwork comments and likes (spec §7 artwork calls)', () => {
     );
   });
 });
+
+describe('LIKE_IDENTITY=ip', () => {
+  it('counts one like per address, as the first version did', async () => {
+    const byIp = await startTestServer({ LIKE_IDENTITY: 'ip' });
+    try {
+      const one = client(byIp.url, await byIp.login('guest'));
+      const two = client(byIp.url, await byIp.login('guest'));
+      const adminIp = client(byIp.url, await byIp.login('admin'));
+      const { body } = await one('POST', '/api/stories', { content: 'Same desk', authorName: 'Sam', email: 'a@b.co' });
+      await adminIp('PATCH', `/api/admin/stories/${body.id}`, { status: 'approved' });
+      expect((await one('POST', `/api/stories/${body.id}/likes`)).body.count).toBe(1);
+      // another session from the same address is the same liker
+      expect((await two('POST', `/api/stories/${body.id}/likes`)).body.count).toBe(1);
+      expect((await two('GET', `/api/stories/${body.id}/likes/check`)).body).toEqual({ hasLiked: true });
+      const { rows } = await byIp.db.pool.query(`SELECT data FROM events WHERE type = 'ItemLiked'`);
+      expect(JSON.stringify(rows)).not.toContain('127.0.0.1');
+    } finally {
+      await byIp.close();
+    }
+  });
+});
