@@ -65,8 +65,10 @@ describe('one photo, end to end', () => {
     await admin.getByRole('button', { name: 'Approve' }).click();
 
     // the watcher's gallery, never reloaded, now shows the card
-    await expect.poll(() => watcher.getByText('The whole team').isVisible(), { timeout: 10_000 }).toBe(true);
-    await expect.poll(() => watcher.getByText('By Sam Painter').isVisible()).toBe(true);
+    await expect
+      .poll(() => watcher.getByText('The whole team', { exact: true }).first().isVisible(), { timeout: 10_000 })
+      .toBe(true);
+    await expect.poll(() => watcher.getByText('By Sam Painter', { exact: true }).isVisible()).toBe(true);
     expect(await watcher.getByText('sam@example.com').count()).toBe(0);
     const thumb = watcher.getByRole('img', { name: /The whole team/ });
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth > 0)).toBe(true);
