@@ -44,7 +44,7 @@ for (let i = 0; i < total; i++) {
     ])
     .jpeg()
     .toBuffer();
-  const id = await submitArtwork(
+  const { artworkId: id } = await submitArtwork(
     deps,
     {
       title: `${TITLES[i % TITLES.length]} #${i + 1}`,

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
@@ -21,7 +22,9 @@ export function artworkRoutes(deps: Deps) {
   router.post('/artworks', async (req, res) => {
     const input = parseInput(ArtworkSubmission, req.body);
     const metadata = await metadataFor(req, deps.personal);
-    const id = await submitArtwork(deps, input, metadata);
+    const { artworkId: id, position } = await submitArtwork(deps, input, metadata);
+    // the submitter's next screens (and the admin's queue) read the catalog: answer once it has it
+    await catalogReached(deps.pool, position);
     res.status(201).json({
       kind: 'artwork',
       id,

@@ -41,7 +41,11 @@ export function decodeDataUrl(dataUrl: string): Buffer {
  * Stores the cleaned original, then records the submission, its email and its rendition job in one
  * transaction. If that fails, the stored file goes too: a failed request leaves nothing behind.
  */
-export async function submitArtwork(deps: Deps, input: z.output<typeof ArtworkSubmission>, metadata: EventMetadata) {
+export async function submitArtwork(
+  deps: Deps,
+  input: z.output<typeof ArtworkSubmission>,
+  metadata: EventMetadata,
+): Promise<{ artworkId: number; position: number | undefined }> {
   const raw = decodeDataUrl(input.imageData);
   const image = await normaliseUpload(raw).catch((error: unknown) => {
     if (error instanceof ImageRejected) throw new HttpError(error.status, error.message);
@@ -51,6 +55,7 @@ export async function submitArtwork(deps: Deps, input: z.output<typeof ArtworkSu
   const artworkId = rows[0]!.id;
   const key = `artworks/${artworkId}/original.${image.extension}`;
   await deps.blobs.put(key, image.buffer, { contentType: image.contentType });
+  let position: number | undefined;
   try {
     await inTransaction(deps.pool, async (tx) => {
       const emailRef = await deps.personal.recordEmail(input.email, tx);
@@ -77,7 +82,8 @@ export async function submitArtwork(deps: Deps, input: z.output<typeof ArtworkSu
         },
         { exists: false },
       );
-      await deps.store.append(artworkStream(artworkId), 0, events, metadata, tx);
+      const appended = await deps.store.append(artworkStream(artworkId), 0, events, metadata, tx);
+      position = appended.positions.at(-1);
       await deps.jobs.send('make-artwork-renditions', { artworkId }, tx);
     });
   } catch (error) {
@@ -85,5 +91,5 @@ export async function submitArtwork(deps: Deps, input: z.output<typeof ArtworkSu
     throw error;
   }
   deps.store.notifyAppended();
-  return artworkId;
+  return { artworkId, position };
 }
