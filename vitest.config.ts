@@ -27,6 +27,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
+          // A real browser on a busy 2-core machine: one retry, as Playwright's own CI preset does.
+          // A test that fails twice fails the run; flakes seen so far were fixed at their cause.
+          retry: 1,
           globalSetup: ['tests/support/postgresGlobalSetup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
