@@ -9,50 +9,38 @@ type Change =
   | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
   | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number };
 
+/** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
+const moderated = (kind: Kind, id: number, gallery?: 'added' | 'removed'): Change[] => [
+  ...(gallery ? [{ what: gallery, kind, id }] : []),
+  { what: 'queue', kind, id },
+];
+
 /** What an event means for open screens. */
 export function changesOf(event: RecordedEvent): Change[] {
   switch (event.type) {
     case 'ArtworkSubmitted':
-      return [{ what: 'queue', kind: 'artwork', id: event.data.artworkId }];
+      return moderated('artwork', event.data.artworkId);
     case 'StorySubmitted':
-      return [{ what: 'queue', kind: 'story', id: event.data.storyId }];
+      return moderated('story', event.data.storyId);
     case 'MediaSubmitted':
-      return [{ what: 'queue', kind: 'media', id: event.data.mediaId }];
+      return moderated('media', event.data.mediaId);
     case 'ArtworkApproved':
     case 'ArtworkUnarchived':
-      return [
-        { what: 'added', kind: 'artwork', id: event.data.artworkId },
-        { what: 'queue', kind: 'artwork', id: event.data.artworkId },
-      ];
+      return moderated('artwork', event.data.artworkId, 'added');
     case 'StoryApproved':
-      return [
-        { what: 'added', kind: 'story', id: event.data.storyId },
-        { what: 'queue', kind: 'story', id: event.data.storyId },
-      ];
+      return moderated('story', event.data.storyId, 'added');
     case 'MediaApproved':
-      return [
-        { what: 'added', kind: 'media', id: event.data.mediaId },
-        { what: 'queue', kind: 'media', id: event.data.mediaId },
-      ];
+      return moderated('media', event.data.mediaId, 'added');
     case 'ArtworkRejected':
     case 'ArtworkArchived':
     case 'ArtworkDeleted':
-      return [
-        { what: 'removed', kind: 'artwork', id: event.data.artworkId },
-        { what: 'queue', kind: 'artwork', id: event.data.artworkId },
-      ];
+      return moderated('artwork', event.data.artworkId, 'removed');
     case 'StoryRejected':
     case 'StoryDeleted':
-      return [
-        { what: 'removed', kind: 'story', id: event.data.storyId },
-        { what: 'queue', kind: 'story', id: event.data.storyId },
-      ];
+      return moderated('story', event.data.storyId, 'removed');
     case 'MediaRejected':
     case 'MediaDeleted':
-      return [
-        { what: 'removed', kind: 'media', id: event.data.mediaId },
-        { what: 'queue', kind: 'media', id: event.data.mediaId },
-      ];
+      return moderated('media', event.data.mediaId, 'removed');
     case 'ItemLiked':
     case 'ItemUnliked':
       return [{ what: 'likes', kind: event.data.kind, id: event.data.itemId }];
@@ -82,6 +70,13 @@ const guest = { admin: false };
 export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[]): Promise<Message[]> {
   const changes = events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! }))));
   const counts = changes.some((c) => c.what === 'queue') ? await queueCounts(pool) : undefined;
+  // one read per item per batch: 200 likes of one item are one query, not 200
+  const rows = new Map<string, ReturnType<typeof findItem>>();
+  const item = (kind: Kind, id: number) => {
+    const key = `${kind}:${id}`;
+    if (!rows.has(key)) rows.set(key, findItem(pool, kind, id, guest));
+    return rows.get(key)!;
+  };
   const messages: Message[] = [];
   for (const c of changes) {
     const { position, kind, id } = c;
@@ -90,7 +85,7 @@ export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[
         messages.push({ event: 'admin:queue-changed', payload: { position, kind, ...counts! } });
         break;
       case 'added': {
-        const row = await findItem(pool, kind, id, guest);
+        const row = await item(kind, id);
         if (row) messages.push({ event: 'gallery:item-added', payload: { position, kind, item: toView(row, guest) } });
         break;
       }
@@ -98,12 +93,12 @@ export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[
         messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
         break;
       case 'likes': {
-        const row = await findItem(pool, kind, id, guest);
+        const row = await item(kind, id);
         if (row) messages.push({ event: 'likes:changed', payload: { position, kind, id, likeCount: row.like_count } });
         break;
       }
       case 'comment-added': {
-        const row = await findItem(pool, kind, id, guest);
+        const row = await item(kind, id);
         const comment = await findComment(pool, c.commentId);
         if (row && comment) {
           messages.push({
@@ -114,7 +109,7 @@ export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[
         break;
       }
       case 'comment-removed': {
-        const row = await findItem(pool, kind, id, guest);
+        const row = await item(kind, id);
         const payload = { position, kind, id, commentId: c.commentId, commentCount: row?.comment_count ?? 0 };
         if (row) messages.push({ event: 'comments:removed', payload });
         break;
