@@ -1,5 +1,6 @@
 import { Confetti } from './Confetti.tsx';
 import { Modal } from './Modal.tsx';
+import { LineSvg } from './icons.tsx';
 
 const CAKE =
   'M20 21v-8a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8M4 16s.5-1 2-1 2.5 2 4 2 2.5-2 4-2 2.5 2 4 2 2-1 2-1M2 21h20M7 8v3M12 8v3M17 8v3M7 4h.01M12 4h.01M17 4h.01';
@@ -13,18 +14,9 @@ export function CakeIcon({ className = 'h-6 w-6' }: { className?: string }) {
 
 function LineIcon({ d, className }: { d: string; className: string }) {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
+    <LineSvg className={className}>
       <path d={d} />
-    </svg>
+    </LineSvg>
   );
 }
 

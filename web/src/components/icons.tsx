@@ -5,21 +5,38 @@ interface IconProps {
   filled?: boolean;
 }
 
+/** The 24×24 stroked outline every icon in the app is drawn in. */
+export function LineSvg({
+  children,
+  className = 'h-5 w-5',
+  fill = 'none',
+}: {
+  children: ReactNode;
+  className?: string;
+  fill?: string;
+}) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      className={className}
+      fill={fill}
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      {children}
+    </svg>
+  );
+}
+
 function icon(paths: ReactNode, options: { fillable?: boolean } = {}) {
   return function Icon({ className = 'h-5 w-5', filled = false }: IconProps) {
     return (
-      <svg
-        viewBox="0 0 24 24"
-        className={className}
-        fill={options.fillable && filled ? 'currentColor' : 'none'}
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
+      <LineSvg className={className} fill={options.fillable && filled ? 'currentColor' : 'none'}>
         {paths}
-      </svg>
+      </LineSvg>
     );
   };
 }

@@ -1,22 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Tool } from '../../../lib/drawingTools.ts';
-
-function Svg({ children, className = 'h-5 w-5' }: { children: ReactNode; className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      {children}
-    </svg>
-  );
-}
+import { LineSvg } from '../../../components/icons.tsx';
 
 const TOOL_PATHS: Record<Tool, ReactNode> = {
   brush: (
@@ -40,31 +24,31 @@ const TOOL_PATHS: Record<Tool, ReactNode> = {
 };
 
 export function ToolIcon({ tool, className }: { tool: Tool; className?: string }) {
-  return <Svg className={className}>{TOOL_PATHS[tool]}</Svg>;
+  return <LineSvg className={className}>{TOOL_PATHS[tool]}</LineSvg>;
 }
 
 export const UndoIcon = () => (
-  <Svg className="h-4 w-4">
+  <LineSvg className="h-4 w-4">
     <path d="M9 14L4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11" />
-  </Svg>
+  </LineSvg>
 );
 export const RedoIcon = () => (
-  <Svg className="h-4 w-4">
+  <LineSvg className="h-4 w-4">
     <path d="M15 14l5-5-5-5M20 9H9.5a5.5 5.5 0 0 0 0 11H13" />
-  </Svg>
+  </LineSvg>
 );
 export const ClearIcon = () => (
-  <Svg className="h-4 w-4">
+  <LineSvg className="h-4 w-4">
     <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
-  </Svg>
+  </LineSvg>
 );
 export const DownloadIcon = () => (
-  <Svg className="h-4 w-4">
+  <LineSvg className="h-4 w-4">
     <path d="M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3" />
-  </Svg>
+  </LineSvg>
 );
 export const ChevronIcon = ({ open }: { open: boolean }) => (
-  <Svg className={`h-5 w-5 transition-transform ${open ? 'rotate-180' : ''}`}>
+  <LineSvg className={`h-5 w-5 transition-transform ${open ? 'rotate-180' : ''}`}>
     <path d="M6 9l6 6 6-6" />
-  </Svg>
+  </LineSvg>
 );
