@@ -163,19 +163,23 @@ describe('live updates in open pages', () => {
 
 describe('catching up after being offline', () => {
   it('shows three changes made while offline, in order, once back online, without a reload', async () => {
-    const target = await seed.artwork({ title: 'Offline Target', color: '#f2cc8f' });
-    const warmUp = await seed.artwork({ title: 'Warm Up', color: '#e07a5f' });
+    // titles of this attempt's own, so that a retry on the same server finds only its own cards
+    const tag = Math.random().toString(36).slice(2, 6);
+    const target = await seed.artwork({ title: `Offline Target ${tag}`, color: '#f2cc8f' });
+    const warmUp = await seed.artwork({ title: `Warm Up ${tag}`, color: '#e07a5f' });
     const { page, context } = await open('guest', '/gallery?debug');
-    await visible(card(page, 'Offline Target'));
+    await visible(card(page, `Offline Target ${tag}`));
+    // the page is live once its first batch has told it where the log stands
+    await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
     // One live message first, so the socket has a position to come back with.
     expect((await seed.guest('POST', `/api/artworks/${warmUp}/likes`)).status).toBe(200);
-    await expect.poll(() => likeCount(page, 'Warm Up'), { timeout: 10_000 }).toBe('1');
+    await expect.poll(() => likeCount(page, `Warm Up ${tag}`), { timeout: 10_000 }).toBe('1');
     const since = await page.evaluate(() => window.__tributeLive?.lastPosition);
     expect(since).toBeGreaterThan(0);
 
     await context.setOffline(true);
     await expect.poll(() => page.evaluate(() => window.__tributeLive?.connected)).toBe(false);
-    const story = await submit.story('Written While You Were Away', 'Three things happened.');
+    const story = await submit.story(`Written While You Were Away ${tag}`, 'Three things happened.');
     await approve('stories', story);
     expect((await seed.guest('POST', `/api/artworks/${target}/likes`)).status).toBe(200);
     await seed.comment('artworks', target, 'Missed me?');
@@ -185,19 +189,19 @@ describe('catching up after being offline', () => {
         const { body } = await seed.guest('GET', '/api/gallery');
         const items = (body as { items: Array<{ title: string; commentCount: number }> }).items;
         return (
-          items.some((item) => item.title === 'Written While You Were Away') &&
-          items.find((item) => item.title === 'Offline Target')?.commentCount
+          items.some((item) => item.title === `Written While You Were Away ${tag}`) &&
+          items.find((item) => item.title === `Offline Target ${tag}`)?.commentCount
         );
       })
       .toBe(1);
     await page.waitForTimeout(500);
-    expect(await card(page, 'Written While You Were Away').count()).toBe(0);
-    expect(await likeCount(page, 'Offline Target')).toBe('0');
+    expect(await card(page, `Written While You Were Away ${tag}`).count()).toBe(0);
+    expect(await likeCount(page, `Offline Target ${tag}`)).toBe('0');
 
     await context.setOffline(false);
-    await visible(card(page, 'Written While You Were Away'));
-    await expect.poll(() => likeCount(page, 'Offline Target')).toBe('1');
-    await visible(card(page, 'Offline Target').getByText('1 Comment(s)'));
+    await visible(card(page, `Written While You Were Away ${tag}`));
+    await expect.poll(() => likeCount(page, `Offline Target ${tag}`)).toBe('1');
+    await visible(card(page, `Offline Target ${tag}`).getByText('1 Comment(s)'));
     await notReloaded(page);
 
     const live = await page.evaluate(() => window.__tributeLive!);
