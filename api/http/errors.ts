@@ -20,8 +20,29 @@ export function validationError(error: z.ZodError): HttpError {
   return new HttpError(400, errors[0]?.message ?? 'Invalid input', { errors });
 }
 
+/** NUL, which PostgreSQL text cannot hold, and UTF-16 halves without their pair. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The path of the first string, key included, that cannot be stored as text; undefined when all can. */
+export function unstorableText(input: unknown, path: string[] = []): string[] | undefined {
+  if (typeof input === 'string') return UNSTORABLE.test(input) ? path : undefined;
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (UNSTORABLE.test(key)) return [...path, key];
+    const found = unstorableText(value, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Parses input with a schema, answering 400 with the schema's own messages. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const bad = unstorableText(input);
+  if (bad) {
+    const field = bad.join('.') || 'input';
+    const message = `${field} contains characters that are not allowed`;
+    throw new HttpError(400, message, { errors: [{ path: field, message }] });
+  }
   const result = schema.safeParse(input ?? {});
   if (!result.success) throw validationError(result.error);
   return result.data;
@@ -43,6 +64,10 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return fail(400, { message: 'Malformed JSON' });
   if (type === 'entity.too.large') return fail(413, { message: 'File too large' });
+  // a string that slipped past parseInput and that PostgreSQL cannot hold as text
+  const code = (error as { code?: string }).code;
+  if (code === '22021' || code === '22P05')
+    return fail(400, { message: 'Text contains characters that are not allowed' });
   const status = (error as { status?: number }).status;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return fail(status, { message: (error as Error).message || 'Bad request' });
