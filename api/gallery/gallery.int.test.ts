@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from '#events/store.ts';
+import { GalleryPages } from '#projections/catalog/galleryPage.ts';
 import type { DomainEvent } from '#events/catalog.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { meta, submitted } from '../../tests/support/fixtures.ts';
@@ -88,5 +89,97 @@ describe('GET /api/gallery', () => {
     const all = ids((await guest('GET', '/api/gallery?q=one')).body);
     expect(all).not.toContain('artwork-300');
     expect(all).not.toContain('artwork-301');
+  });
+});
+
+describe('gallery pages at the catalog position', () => {
+  const position = async () =>
+    Number((await t.server.deps.pool.query(`SELECT catalog_position() AS p`)).rows[0].p as string);
+
+  it('says which catalog position a page reflects, and answers 304 to a matching ETag', async () => {
+    await addArtwork(400, 'Etag one');
+    await settle();
+    const first = await guest('GET', '/api/gallery');
+    expect(first.status).toBe(200);
+    expect(Number(first.headers.get('x-log-position'))).toBe(await position());
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toContain('no-cache');
+
+    const again = await guest('GET', '/api/gallery', undefined, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(Number(again.headers.get('x-log-position'))).toBe(await position());
+    // a weak form and a list match too; another tag does not
+    expect((await guest('GET', '/api/gallery', undefined, { 'if-none-match': `"x", W/${etag}` })).status).toBe(304);
+    expect((await guest('GET', '/api/gallery', undefined, { 'if-none-match': '"something-else"' })).status).toBe(200);
+    // another page is other bytes
+    const page2 = await guest('GET', '/api/gallery?page=2', undefined, { 'if-none-match': etag });
+    expect(page2.status).toBe(200);
+  });
+
+  it('changes a cached page as soon as an approval is projected, and a like too', async () => {
+    const before = await guest('GET', '/api/gallery?page=1');
+    const etag = before.headers.get('etag')!;
+    await store.append('artwork-401', 0, [submitted(401, { title: 'Arrives late' })], meta());
+    await settle();
+    // a pending submission moves the position but not the page
+    const pending = await guest('GET', '/api/gallery?page=1', undefined, { 'if-none-match': etag });
+    expect(pending.status).toBe(304);
+    expect(Number(pending.headers.get('x-log-position'))).toBeGreaterThan(Number(before.headers.get('x-log-position')));
+
+    await store.append('artwork-401', 1, [approve('artwork', 401)], meta());
+    await settle();
+    const after = await guest('GET', '/api/gallery?page=1', undefined, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.body.total).toBe(before.body.total + 1);
+    expect(Number(after.headers.get('x-log-position'))).toBe(await position());
+
+    const shown = after.body.items[0] as { kind: string; id: number; likeCount: number };
+    const liked = await guest('POST', `/api/${shown.kind}s/${shown.id}/like`);
+    expect(liked.status).toBeLessThan(300);
+    await settle();
+    const afterLike = await guest('GET', '/api/gallery?page=1', undefined, {
+      'if-none-match': after.headers.get('etag')!,
+    });
+    expect(afterLike.status).toBe(200);
+    expect(afterLike.body.items[0]).toMatchObject({ kind: shown.kind, id: shown.id, likeCount: shown.likeCount + 1 });
+  });
+
+  it('never answers older than the position a request read, when requests race across an approval (issue 9 item 5)', async () => {
+    const pool = t.server.deps.pool;
+    const pages = new GalleryPages();
+    const day = '2026-01-01';
+    const { total: startTotal } = await pages.page(pool, { page: 1, q: '', day: '2026-01-02' });
+
+    // The first request's ordering query runs now, on the catalog before the approval, and answers late.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let ran!: () => void;
+    const orderingRan = new Promise<void>((r) => (ran = r));
+    const slow = {
+      query: (async (text: string, values?: unknown[]) => {
+        const result = await pool.query(text, values);
+        if (text.includes('md5(')) {
+          ran();
+          await gate;
+        }
+        return result;
+      }) as unknown as typeof pool.query,
+    };
+    const first = pages.page(slow, { page: 1, q: '', day });
+    await orderingRan;
+
+    await addArtwork(402, 'Approved while a refresh was running');
+    await settle();
+    // the second request reads the new position: it must not share the older refresh
+    const second = pages.page(pool, { page: 1, q: '', day });
+    await Promise.race([second, new Promise((r) => setTimeout(r, 1000))]);
+    release();
+    expect((await second).total).toBe(startTotal + 1);
+    expect((await first).total).toBeGreaterThanOrEqual(startTotal);
+    // and the late, older answer does not replace the newer page in the cache
+    expect((await pages.page(pool, { page: 1, q: '', day })).total).toBe(startTotal + 1);
   });
 });

@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { GalleryPages } from '#projections/catalog/galleryPage.ts';
+import { GalleryPages, type PageAnswer } from '#projections/catalog/galleryPage.ts';
 import type { Deps } from '../deps.ts';
 import { parseInput } from '../http/errors.ts';
 import { dateIn } from '../time.ts';
@@ -18,9 +18,36 @@ const GalleryQuery = z.object({
 export function galleryRoutes(deps: Deps) {
   const router = Router();
   const pages = new GalleryPages();
+
   router.get('/gallery', async (req, res) => {
     const { page, q } = parseInput(GalleryQuery, req.query);
-    res.json(await pages.page(deps.pool, { page, q, day: dateIn(deps.config.timeZone) }));
+    const day = dateIn(deps.config.timeZone);
+    sendPage(req, res, await pages.answer(deps.pool, { page, q, day }));
   });
+
   return router;
+}
+
+/**
+ * The page's bytes with the catalog position they reflect (`X-Log-Position`, which live messages
+ * after it are applied on top of) and an ETag; a matching `If-None-Match` is a 304. Browsers keep
+ * the page but ask again each time (`no-cache`).
+ */
+function sendPage(req: Request, res: Response, answer: PageAnswer) {
+  res.set({
+    'Cache-Control': 'private, no-cache',
+    ETag: answer.etag,
+    'X-Log-Position': String(answer.position),
+  });
+  if (etagMatches(req.get('if-none-match'), answer.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type('application/json').send(answer.body);
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
