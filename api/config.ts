@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy } from './http/trustProxy.ts';
 
 const DEMO = {
   galleryPassword: 'gallery-demo',
@@ -11,6 +12,24 @@ const boolish = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** Raised for a setting the program cannot run with; main.ts prints it without a stack trace. */
+export class ConfigError extends Error {}
+
+function isTimeZone(zone: string) {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'is not a real calendar date');
+const dateTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date or date and time (ISO 8601)');
 
 const Env = z.object({
   NODE_ENV: z.string().default('development'),
@@ -28,17 +47,32 @@ const Env = z.object({
   AUDITOR_PASSWORD: z.string().optional(),
   ADMIN_KEY: z.string().optional(),
   TRIBUTE_NAME: z.string().default('Alex'),
-  TRIBUTE_BIRTHDAY: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .default('2025-09-12'),
+  TRIBUTE_BIRTHDAY: calendarDate.default('2025-09-12'),
   TRIBUTE_AGE: z.coerce.number().int().positive().default(50),
-  WELCOME_CUTOFF: z.string().default('2025-09-10T23:59:59'),
-  CELEBRATION_START: z.string().default('2025-09-11'),
-  CELEBRATION_END: z.string().default('2025-09-15'),
-  TZ: z.string().optional(),
+  WELCOME_CUTOFF: dateTime.default('2025-09-10T23:59:59'),
+  CELEBRATION_START: calendarDate.default('2025-09-11'),
+  CELEBRATION_END: calendarDate.default('2025-09-15'),
+  TZ: z
+    .string()
+    .optional()
+    .refine((v) => !v || isTimeZone(v), 'is not a time zone this Node knows (an IANA name such as Europe/Berlin)'),
   LIKE_IDENTITY: z.enum(['visitor', 'ip']).default('visitor'),
-  TRUST_PROXY: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        return parseTrustProxy(v);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(/^TRUST_PROXY: /, '') });
+        return z.NEVER;
+      }
+    }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How long a stopping process may take to drain HTTP and finish the job in flight. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+  /** Readiness fails while the projections are more events than this behind the log. */
+  READY_MAX_LAG: z.coerce.number().int().nonnegative().default(1000),
   /** Not in the contract: lets tests refuse "too large" without sending 512 MB. */
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
 });
@@ -46,7 +80,12 @@ const Env = z.object({
 export type Config = ReturnType<typeof loadConfig>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const e = Env.parse(env);
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
   const production = e.NODE_ENV === 'production';
   const secrets = {
     galleryPassword: e.GALLERY_PASSWORD ?? DEMO.galleryPassword,
@@ -56,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (production) {
     const weak = Object.entries(secrets).filter(([k, v]) => !v || v === DEMO[k as keyof typeof DEMO]);
     if (weak.length) {
-      throw new Error(
+      throw new ConfigError(
         `Refusing to start in production with demo or missing secrets: ${weak.map(([k]) => k).join(', ')}`,
       );
     }
@@ -97,5 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     likeIdentity: e.LIKE_IDENTITY,
     trustProxy: e.TRUST_PROXY,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    readyMaxLag: e.READY_MAX_LAG,
   };
 }
