@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { adminRoutes } from '../admin/routes.ts';
@@ -11,11 +10,11 @@ import { authRoutes } from '../auth/routes.ts';
 import type { Deps } from '../deps.ts';
 import { engagementRoutes } from '../engagement/routes.ts';
 import { galleryRoutes } from '../gallery/routes.ts';
+import { imageRoutes } from '../images/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { mediaRoutes } from '../media/routes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
-import { securityHeaders } from './securityHeaders.ts';
 
 const LARGE_BODIES = new Set(['POST /artworks']);
 /** The only calls answered without a session (CONTRACT §2). */
@@ -27,14 +26,12 @@ export const WEB_DIR = path.resolve(import.meta.dirname, '../../dist/web');
 export function createApp(deps: Deps) {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy);
+  if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
   app.use((req, res, next) => {
     req.requestId = randomUUID();
     res.set('X-Request-Id', req.requestId);
     next();
   });
-  app.use(securityHeaders(deps.config));
-  app.use(compression());
 
   app.get('/health-check', (_req, res) => {
     res.type('text/plain').send('System Status: Operational');
@@ -54,6 +51,7 @@ export function createApp(deps: Deps) {
   api.use((req, res, next) => (LARGE_BODIES.has(`${req.method} ${req.path}`) ? largeJson : smallJson)(req, res, next));
   api.use(authRoutes(deps.config, deps.sessions, (tokenHash) => deps.realtime.disconnectSession(tokenHash)));
   api.use(galleryRoutes(deps));
+  api.use(imageRoutes(deps));
   api.use(artworkRoutes(deps));
   api.use(storyRoutes(deps));
   api.use(mediaRoutes(deps));
@@ -66,6 +64,8 @@ export function createApp(deps: Deps) {
   app.use('/api', api);
 
   if (fs.existsSync(path.join(WEB_DIR, 'index.html'))) {
+    // Vite's file names carry a hash of their content: they never change, so browsers keep them
+    app.use('/assets', express.static(path.join(WEB_DIR, 'assets'), { immutable: true, maxAge: '1y' }));
     app.use(express.static(WEB_DIR, { index: false, maxAge: '1h' }));
     app.get(/.*/, (_req, res) => res.sendFile(path.join(WEB_DIR, 'index.html')));
   }

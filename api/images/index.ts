@@ -81,6 +81,22 @@ export async function makeRenditions(original: Buffer): Promise<{ display: Rendi
   });
 }
 
+/**
+ * A gallery card's image: exactly the card's shape (cropped from the centre, as the card's
+ * `object-fit: cover` would show it), `width` pixels wide, WebP at a quality for small pictures.
+ */
+export async function makeCardImage(source: Buffer, width: number, aspect: number): Promise<Rendition> {
+  return withRejections(async () => {
+    const height = Math.round(width * aspect);
+    const { data, info } = await sharp(source, { failOn: 'error', limitInputPixels: DEFAULT_MAX_PIXELS })
+      .rotate()
+      .resize(width, height, { fit: 'cover', position: 'centre' })
+      .webp({ quality: 68, effort: 4, smartSubsample: true })
+      .toBuffer({ resolveWithObject: true });
+    return { buffer: data, contentType: 'image/webp', width: info.width, height: info.height };
+  });
+}
+
 async function rendition(image: Sharp, box: number, quality: number): Promise<Rendition> {
   const { data, info } = await image
     .resize(box, box, { fit: 'inside', withoutEnlargement: true })

@@ -2,16 +2,16 @@ import { Link } from '@tanstack/react-router';
 import type { ArtworkItem } from '../../../queries/gallery.ts';
 import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
 import { CardFooter } from './CardFooter.tsx';
+import { CardImage, cardImageOf } from './CardImage.tsx';
 
 export function ArtworkCard({ item, page }: { item: ArtworkItem; page: number }) {
   return (
     <article className="card group relative flex w-full flex-col overflow-hidden transition hover:-translate-y-1 hover:shadow-xl">
       <div className="aspect-[4/3] overflow-hidden bg-amber-100 dark:bg-stone-800">
-        <img
-          src={item.thumbnailUrl ?? `/api/artworks/${item.id}/image/thumbnail`}
+        <CardImage
+          card={cardImageOf(item)}
+          fallback={item.thumbnailUrl ?? `/api/artworks/${item.id}/image/thumbnail`}
           alt={item.title || `Artwork by ${item.artistName}`}
-          loading="lazy"
-          decoding="async"
           className="h-full w-full object-cover transition duration-500 group-hover:scale-105"
         />
       </div>

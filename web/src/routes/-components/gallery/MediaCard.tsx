@@ -4,6 +4,7 @@ import type { MediaItem } from '../../../queries/gallery.ts';
 import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
 import { MusicIcon, PlayIcon } from '../../../components/icons.tsx';
 import { CardFooter } from './CardFooter.tsx';
+import { CardImage, cardImageOf } from './CardImage.tsx';
 
 function tagList(tags: MediaItem['tags']): string[] {
   const list = Array.isArray(tags) ? tags : (tags ?? '').split(',');
@@ -18,10 +19,10 @@ export function MediaCard({ item, page }: { item: MediaItem; page: number }) {
     <article className="card group relative flex w-full flex-col overflow-hidden transition hover:-translate-y-1 hover:shadow-xl">
       <div className="relative flex aspect-video items-center justify-center overflow-hidden bg-gradient-to-br from-stone-800 to-stone-950 text-white">
         {video && !thumbnailFailed ? (
-          <img
-            src={item.thumbnailUrl ?? `/api/media/${item.id}/thumbnail`}
+          <CardImage
+            card={cardImageOf(item)}
+            fallback={item.thumbnailUrl ?? `/api/media/${item.id}/thumbnail`}
             alt=""
-            loading="lazy"
             onError={() => setThumbnailFailed(true)}
             className="h-full w-full object-cover opacity-90 transition duration-500 group-hover:scale-105"
           />

@@ -1,0 +1,107 @@
+import { buffer } from 'node:stream/consumers';
+import { Router, type Response } from 'express';
+import {
+  CARD_ASPECT,
+  CARD_WIDTHS,
+  cardSource,
+  cardUrl,
+  cardVersion,
+  type CardKind,
+} from '#projections/catalog/cardImages.ts';
+import { findItem } from '#projections/catalog/items.ts';
+import { isAdmin } from '../auth/middleware.ts';
+import type { Deps } from '../deps.ts';
+import { idParam } from '../http/context.ts';
+import { notFound } from '../http/errors.ts';
+import { BlobNotFound } from '../storage/index.ts';
+import { makeCardImage } from './index.ts';
+
+const KINDS: Record<string, { kind: CardKind; folder: string; label: string }> = {
+  artwork: { kind: 'artwork', folder: 'artworks', label: 'Artwork' },
+  media: { kind: 'media', folder: 'media', label: 'Media' },
+};
+const IMMUTABLE = 'private, max-age=31536000, immutable';
+/** Hot card images kept in memory: a page of 20 cards in three widths is well under 4 MB. */
+const MEMORY_BYTES = 48 * 1024 * 1024;
+
+/**
+ * Card images at versioned URLs (`/api/images/:kind/:id/:version/:width.webp`), made on first
+ * request from the stored rendition, kept beside the item's other files and in memory, and served
+ * as immutable: the URL changes whenever the source does. Only items the visitor may see.
+ */
+export function imageRoutes(deps: Deps) {
+  const router = Router();
+  const memory = new Map<string, Buffer>();
+  let memoryBytes = 0;
+  const making = new Map<string, Promise<Buffer>>();
+
+  router.get('/images/:kind/:id/:version/:file', async (req, res) => {
+    const kind = KINDS[req.params.kind];
+    const id = idParam(req.params.id);
+    const width = Number(/^(\d+)\.webp$/.exec(req.params.file)?.[1]);
+    if (!kind || !id || !(CARD_WIDTHS as readonly number[]).includes(width)) throw notFound('Image');
+    const row = await findItem(deps.pool, kind.kind, id, { admin: isAdmin(req) });
+    const source = row && cardSource(row);
+    const version = row && cardVersion(row);
+    if (!row || !source || !version) throw notFound(kind.label);
+    if (version !== req.params.version) {
+      // an older URL: point at the current one, which is the one to cache
+      res.set('Cache-Control', 'no-cache').redirect(302, cardUrl(kind.kind, id, version, width));
+      return;
+    }
+    const key = `${kind.folder}/${id}/card-${version}-${width}.webp`;
+    const etag = `"${version}-${width}"`;
+    if (req.get('if-none-match') === etag) {
+      res.status(304).set({ ETag: etag, 'Cache-Control': IMMUTABLE }).end();
+      return;
+    }
+    let bytes = memory.get(key);
+    if (!bytes) {
+      let pending = making.get(key);
+      if (!pending) {
+        pending = load(key, source.key, kind.kind, width).finally(() => making.delete(key));
+        making.set(key, pending);
+      }
+      try {
+        bytes = await pending;
+      } catch (error) {
+        if (error instanceof BlobNotFound) throw notFound(kind.label);
+        throw error;
+      }
+      remember(key, bytes);
+    }
+    send(res, bytes, etag);
+  });
+
+  /** The stored card image, or one made now from the source and stored. */
+  async function load(key: string, sourceKey: string, kind: CardKind, width: number): Promise<Buffer> {
+    if (await deps.blobs.stat(key)) return buffer(await deps.blobs.read(key));
+    const source = await buffer(await deps.blobs.read(sourceKey));
+    const card = await makeCardImage(source, width, CARD_ASPECT[kind]);
+    await deps.blobs.put(key, card.buffer, { contentType: card.contentType });
+    return card.buffer;
+  }
+
+  function remember(key: string, bytes: Buffer) {
+    if (memory.has(key)) return;
+    memory.set(key, bytes);
+    memoryBytes += bytes.length;
+    for (const [oldest, old] of memory) {
+      if (memoryBytes <= MEMORY_BYTES) break;
+      memory.delete(oldest);
+      memoryBytes -= old.length;
+    }
+  }
+
+  return router;
+}
+
+function send(res: Response, bytes: Buffer, etag: string) {
+  res.set({
+    'Content-Type': 'image/webp',
+    'Cache-Control': IMMUTABLE,
+    ETag: etag,
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(bytes);
+}
