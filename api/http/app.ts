@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { adminRoutes } from '../admin/routes.ts';
@@ -15,6 +16,7 @@ import { historyRoutes } from '../history/routes.ts';
 import { mediaRoutes } from '../media/routes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
+import { securityHeaders } from './securityHeaders.ts';
 
 const LARGE_BODIES = new Set(['POST /artworks']);
 /** The only calls answered without a session (CONTRACT §2). */
@@ -26,12 +28,14 @@ export const WEB_DIR = path.resolve(import.meta.dirname, '../../dist/web');
 export function createApp(deps: Deps) {
   const app = express();
   app.disable('x-powered-by');
-  if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', deps.config.trustProxy);
   app.use((req, res, next) => {
     req.requestId = randomUUID();
     res.set('X-Request-Id', req.requestId);
     next();
   });
+  app.use(securityHeaders(deps.config));
+  app.use(compression());
 
   app.get('/health-check', (_req, res) => {
     res.type('text/plain').send('System Status: Operational');
