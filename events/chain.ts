@@ -1,53 +1,155 @@
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import type { Anchor, AnchorStore } from './anchors.ts';
+import { RECORDED_AT_SQL, SCHEME, legacyHash, linkHash, logHmacKey } from './canonical.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 export const CHAIN_PROJECTION = 'chain';
 
-export function chainHash(prevHash: string, canonicalText: string): string {
-  return createHash('sha256').update(prevHash).update('\n').update(canonicalText).digest('hex');
+export interface ChainHead {
+  seq: number;
+  hash: string;
 }
 
 export type VerifyResult =
-  | { ok: true; checked: number; unsealed: number }
-  | { ok: false; checked: number; firstBadPosition: number; reason: string };
+  | { ok: true; checked: number; unsealed: number; head: ChainHead; anchor: Anchor | null }
+  | {
+      ok: false;
+      checked: number;
+      firstBadSeq: number;
+      firstBadPosition: number | null;
+      reason: string;
+      anchor: Anchor | null;
+    };
+
+export interface VerifyOptions {
+  /** anchored heads to hold the chain to; the verified head is written there when all is well */
+  anchors?: AnchorStore;
+  /** start from a head verified earlier (the periodic anchor), instead of from seq 1 */
+  from?: ChainHead;
+  hmacKey?: string;
+}
 
 const PAGE = 2000;
 
+interface LinkRow {
+  seq: number;
+  position: number;
+  prev_hash: string;
+  hash: string;
+  scheme: number;
+  event_position: number | null;
+  transaction_id: string | null;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: unknown;
+  recorded_at: string;
+  legacy: string | null;
+}
+
+/** Compares (transaction_id, position) pairs: the commit order the sealer turned into seq. */
+function commitOrderAfter(a: [bigint, number], b: [bigint, number]): boolean {
+  return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+}
+
 /**
- * Walks the chain in seal order, recomputing every hash from the event rows. Finds an edited event
- * (hash mismatch), a removed one (chain entry without its event, or a broken link), and an inserted
- * one (an event the sealer has passed that is not in the chain).
+ * Walks the chain in seq order, recomputing every link from the event rows with the canonical form
+ * (docs/canonical-form.md). Finds an edited event, a removed one, one inserted into the sealed part,
+ * links out of commit order, an event parked in a future transaction, and (with anchors) a log that
+ * ends before, or disagrees with, a head anchored outside the database.
  */
-export async function verifyChain(db: Pick<pg.Pool, 'query'>): Promise<VerifyResult> {
+export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const hmacKey = options.hmacKey ?? logHmacKey();
+  const anchors = options.anchors ? await options.anchors.all() : [];
+  const latestAnchor = anchors.reduce<Anchor | null>((a, b) => (!a || b.seq >= a.seq ? b : a), null);
+  const anchoredAt = new Map<number, string>();
+  for (const a of anchors) if (!options.from || a.seq >= options.from.seq) anchoredAt.set(a.seq, a.hash);
+
   let prevHash = GENESIS_HASH;
   let expectedSeq = 1;
   let checked = 0;
-  for (;;) {
-    const { rows } = await db.query<{
-      seq: number;
-      position: number;
-      prev_hash: string;
-      hash: string;
-      canonical: string | null;
-    }>(
-      `SELECT c.seq, c.position, c.prev_hash, c.hash, event_canonical_text(e) AS canonical
+  let lastScheme = 0;
+  let lastCommit: [bigint, number] = [-1n, 0];
+  let startAt = 1;
+  if (options.from && options.from.seq > 0) {
+    startAt = options.from.seq;
+    expectedSeq = options.from.seq;
+  }
+  const fail = (seq: number, position: number | null, reason: string): VerifyResult => ({
+    ok: false,
+    checked,
+    firstBadSeq: seq,
+    firstBadPosition: position,
+    reason,
+    anchor: latestAnchor,
+  });
+
+  for (let after = startAt; ;) {
+    const { rows } = await db.query<LinkRow>(
+      `SELECT c.seq, c.position, c.prev_hash, c.hash, c.scheme, e.position AS event_position,
+         e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version, e.type, e.schema_version,
+         e.data, e.metadata, ${RECORDED_AT_SQL} AS recorded_at,
+         CASE WHEN c.scheme = 1 AND e.position IS NOT NULL THEN event_canonical_text(e) END AS legacy
        FROM event_chain c LEFT JOIN events e ON e.position = c.position
        WHERE c.seq >= $1 ORDER BY c.seq LIMIT $2`,
-      [expectedSeq, PAGE],
+      [after, PAGE],
     );
     for (const row of rows) {
-      const bad = (reason: string): VerifyResult => ({ ok: false, checked, firstBadPosition: row.position, reason });
-      if (row.seq !== expectedSeq) return bad(`chain entry ${expectedSeq} is missing`);
-      if (row.canonical === null) return bad('event removed');
-      if (row.prev_hash !== prevHash) return bad('chain link broken');
-      if (chainHash(prevHash, row.canonical) !== row.hash) return bad('event edited');
+      if (row.seq !== expectedSeq) return fail(expectedSeq, null, `chain entry ${expectedSeq} is missing`);
+      if (row.event_position === null) return fail(row.seq, row.position, 'event removed');
+      const commit: [bigint, number] = [BigInt(row.transaction_id!), row.position];
+      if (options.from && row.seq === options.from.seq) {
+        // the head verified before: it must still be there, unchanged
+        if (row.hash !== options.from.hash) return fail(row.seq, row.position, 'disagrees with the anchored head');
+      } else {
+        if (row.prev_hash !== prevHash) return fail(row.seq, row.position, 'chain link broken');
+        if (row.scheme < lastScheme) return fail(row.seq, row.position, 'link sealed with an older scheme');
+        if (!commitOrderAfter(commit, lastCommit)) return fail(row.seq, row.position, 'chain out of commit order');
+        let hash: string;
+        if (row.scheme === SCHEME.legacy) hash = legacyHash(prevHash, row.legacy!);
+        else if (row.scheme === SCHEME.hmac && !hmacKey) {
+          return fail(row.seq, row.position, 'keyed link: set LOG_HMAC_KEY to verify it');
+        } else {
+          hash = linkHash(
+            {
+              seq: row.seq,
+              position: row.position,
+              streamId: row.stream_id,
+              version: row.stream_version,
+              type: row.type,
+              schemaVersion: row.schema_version,
+              data: row.data,
+              metadata: row.metadata,
+              recordedAt: row.recorded_at,
+              prevHash,
+            },
+            row.scheme === SCHEME.hmac ? hmacKey : undefined,
+          );
+        }
+        if (hash !== row.hash) return fail(row.seq, row.position, 'event edited');
+        checked++;
+      }
+      const anchored = anchoredAt.get(row.seq);
+      if (anchored !== undefined && anchored !== row.hash) {
+        return fail(row.seq, row.position, 'disagrees with the anchored head');
+      }
+      anchoredAt.delete(row.seq);
       prevHash = row.hash;
+      lastScheme = row.scheme;
+      lastCommit = commit;
       expectedSeq++;
-      checked++;
     }
     if (rows.length < PAGE) break;
+    after = rows.at(-1)!.seq + 1;
   }
+  const head: ChainHead = { seq: expectedSeq - 1, hash: prevHash };
+  const beyond = [...anchoredAt.keys()].filter((seq) => seq > head.seq);
+  if (beyond.length) {
+    return fail(head.seq + 1, null, `the log ends at seq ${head.seq}, before the anchored head ${Math.max(...beyond)}`);
+  }
+
   const { rows: stray } = await db.query<{ position: number }>(
     `SELECT e.position FROM events e
      JOIN projection_checkpoints c ON c.name = $1
@@ -56,9 +158,65 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>): Promise<VerifyRes
      ORDER BY e.position LIMIT 1`,
     [CHAIN_PROJECTION],
   );
-  if (stray[0]) return { ok: false, checked, firstBadPosition: stray[0].position, reason: 'event inserted' };
+  if (stray[0]) return fail(head.seq + 1, stray[0].position, 'event inserted');
+  const { rows: future } = await db.query<{ position: number }>(
+    `SELECT position FROM events WHERE transaction_id >= pg_snapshot_xmax(pg_current_snapshot())
+     ORDER BY position LIMIT 1`,
+  );
+  if (future[0]) return fail(head.seq + 1, future[0].position, 'event in a future transaction');
   const { rows: tail } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e LEFT JOIN event_chain ch ON ch.position = e.position WHERE ch.position IS NULL`,
   );
-  return { ok: true, checked, unsealed: tail[0]?.n ?? 0 };
+  let anchor = latestAnchor;
+  if (options.anchors && head.seq > 0) {
+    anchor = { ...head, at: new Date().toISOString() };
+    await options.anchors.write(anchor);
+  }
+  return { ok: true, checked, unsealed: tail[0]?.n ?? 0, head, anchor };
+}
+
+/**
+ * Anchors the verified head outside the database every minute: each round verifies only the links
+ * sealed since the last anchor, then writes the new head.
+ */
+export class ChainAnchorer {
+  readonly #db: Pick<pg.Pool, 'query'>;
+  readonly #anchors: AnchorStore;
+  readonly #everyMs: number;
+  #timer?: NodeJS.Timeout;
+  #running?: Promise<VerifyResult | undefined>;
+
+  constructor(db: Pick<pg.Pool, 'query'>, anchors: AnchorStore, everyMs = 60_000) {
+    this.#db = db;
+    this.#anchors = anchors;
+    this.#everyMs = everyMs;
+  }
+
+  start() {
+    void this.anchorNow();
+    this.#timer = setInterval(() => void this.anchorNow(), this.#everyMs);
+    this.#timer.unref();
+  }
+
+  async stop() {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  anchorNow(): Promise<VerifyResult | undefined> {
+    this.#running ??= this.#round().finally(() => (this.#running = undefined));
+    return this.#running;
+  }
+
+  async #round(): Promise<VerifyResult | undefined> {
+    try {
+      const latest = await this.#anchors.latest();
+      const result = await verifyChain(this.#db, { anchors: this.#anchors, from: latest });
+      if (!result.ok) console.error(`chain anchor: NOT anchored, seq ${result.firstBadSeq}: ${result.reason}`);
+      return result;
+    } catch (error) {
+      console.error('chain anchor:', error);
+      return undefined;
+    }
+  }
 }

@@ -1,33 +1,120 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
+import { RECORDED_AT_SQL } from './canonical.ts';
+
+/** Who caused an event: the role from its metadata, the name from erasable personal data (null when none or erased). */
+export interface Actor {
+  role: string;
+  name: string | null;
+}
+
+/** One event in chain order, as history and export give it (CONTRACT §6). */
+export interface ChainEvent {
+  seq: number;
+  position: number;
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recordedAt: string;
+  actor: Actor;
+  prevHash: string;
+  hash: string;
+  /** how the link was computed (docs/canonical-form.md) */
+  scheme: number;
+  /** scheme 1 only: the PostgreSQL text the old link was computed over */
+  legacy?: string;
+}
+
+export interface ChainEventRow {
+  seq: number;
+  position: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: string;
+  actor_name: string | null;
+  prev_hash: string;
+  hash: string;
+  scheme: number;
+  legacy: string | null;
+}
+
+/** Sealed events joined with their links and actors; callers add WHERE c.seq ... ORDER BY c.seq. */
+export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, e.stream_id, e.stream_version, e.type, e.schema_version,
+    e.data, e.metadata, ${RECORDED_AT_SQL} AS recorded_at, pd.value AS actor_name,
+    c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy
+  FROM event_chain c
+  JOIN events e ON e.position = c.position
+  LEFT JOIN personal_data pd ON pd.kind = 'name' AND pd.id = (e.metadata->>'actorRef')::bigint`;
+
+export function toChainEvent(r: ChainEventRow): ChainEvent {
+  const event: ChainEvent = {
+    seq: r.seq,
+    position: r.position,
+    streamId: r.stream_id,
+    version: r.stream_version,
+    type: r.type,
+    schemaVersion: r.schema_version,
+    data: r.data,
+    metadata: r.metadata,
+    recordedAt: r.recorded_at,
+    actor: { role: String(r.metadata.role ?? 'system'), name: r.actor_name },
+    prevHash: r.prev_hash,
+    hash: r.hash,
+    scheme: r.scheme,
+  };
+  if (r.legacy !== null) event.legacy = r.legacy;
+  return event;
+}
+
+/** The exact text of one export line: fixed key order, so any change of a byte shows on verify. */
+export function exportLine(e: ChainEvent): string {
+  const line: ChainEvent = {
+    seq: e.seq,
+    position: e.position,
+    streamId: e.streamId,
+    version: e.version,
+    type: e.type,
+    schemaVersion: e.schemaVersion,
+    data: e.data,
+    metadata: e.metadata,
+    recordedAt: e.recordedAt,
+    actor: { role: e.actor?.role, name: e.actor?.name },
+    prevHash: e.prevHash,
+    hash: e.hash,
+    scheme: e.scheme,
+  };
+  if (e.legacy !== undefined) line.legacy = e.legacy;
+  return JSON.stringify(line);
+}
 
 const PAGE = 1000;
 
-/** The log as NDJSON, one event a line in position order, with its chain hash; streamed page by page. */
+/** The sealed log as NDJSON, one event a line in chain (seq) order; streamed page by page. */
 export async function exportNdjson(
   db: Pick<pg.Pool, 'query'>,
   out: Writable,
   range: { from?: number; to?: number } = {},
 ): Promise<number> {
-  let after = (range.from ?? 0) - 1;
+  let after = Math.max((range.from ?? 1) - 1, 0);
   let written = 0;
   for (;;) {
-    const { rows } = await db.query<{ line: string; position: number }>(
-      `SELECT e.position, json_build_object(
-         'position', e.position, 'streamId', e.stream_id, 'version', e.stream_version, 'type', e.type,
-         'schemaVersion', e.schema_version, 'data', e.data, 'metadata', e.metadata,
-         'recordedAt', e.recorded_at, 'seq', c.seq, 'hash', c.hash)::text AS line
-       FROM events e LEFT JOIN event_chain c ON c.position = e.position
-       WHERE e.position > $1 AND ($2::bigint IS NULL OR e.position <= $2)
-       ORDER BY e.position LIMIT $3`,
+    const { rows } = await db.query<ChainEventRow>(
+      `${SELECT_CHAIN_EVENTS} WHERE c.seq > $1 AND ($2::bigint IS NULL OR c.seq <= $2) ORDER BY c.seq LIMIT $3`,
       [after, range.to ?? null, PAGE],
     );
     for (const row of rows) {
-      if (!out.write(`${row.line}\n`)) await once(out, 'drain');
+      if (!out.write(`${exportLine(toChainEvent(row))}\n`)) await once(out, 'drain');
       written++;
     }
     if (rows.length < PAGE) return written;
-    after = rows.at(-1)!.position;
+    after = rows.at(-1)!.seq;
   }
 }

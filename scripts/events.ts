@@ -1,33 +1,67 @@
+import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
+import { verifyExportFile } from '#events/verifyFile.ts';
+import { loadConfig } from '#api/config.ts';
 import { PersonalData } from '#api/personalData.ts';
+import { createBlobStore } from '#api/storage/index.ts';
 import { argValue, withStore } from './cli.ts';
 
 const [command, ...args] = process.argv.slice(2);
 
-const usage = `usage: npm run events -- verify
-       npm run events -- export [--from N] [--to N]
+const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
+       npm run events -- export [--from SEQ] [--to SEQ]
        npm run events -- erase (--email ADDRESS | --address IP)`;
+
+async function anchors() {
+  const config = loadConfig();
+  return anchorStoreFor(config, config.minio ? await createBlobStore(config) : undefined);
+}
+
+async function verifyFile(file: string): Promise<number> {
+  const result = await verifyExportFile(file);
+  if (result.ok) {
+    console.log(
+      result.head
+        ? `ok: ${result.checked} events checked (seq ${result.first}-${result.head.seq}), head ${result.head.hash}`
+        : 'ok: the export is empty',
+    );
+    return 0;
+  }
+  console.error(
+    `FAILED at seq ${result.firstBadSeq} (line ${result.line}): ${result.reason} (${result.checked} checked before it)`,
+  );
+  return 1;
+}
 
 async function main(): Promise<number> {
   switch (command) {
-    case 'verify':
+    case 'verify': {
+      const file = argValue(args, '--file');
+      if (args.includes('--file') && !file) break;
+      if (file) return verifyFile(file);
+      const anchorStore = await anchors();
       return withStore(async (store) => {
-        const result = await verifyChain(store.pool);
+        const result = await verifyChain(store.pool, { anchors: anchorStore });
         if (result.ok) {
           console.log(
-            `ok: ${result.checked} events checked` + (result.unsealed ? `, ${result.unsealed} not yet sealed` : ''),
+            `ok: ${result.checked} events checked, head seq ${result.head.seq}` +
+              (result.unsealed ? `, ${result.unsealed} not yet sealed` : '') +
+              `; anchored in ${anchorStore.where}`,
           );
           return 0;
         }
+        const at = result.firstBadPosition === null ? '' : ` (position ${result.firstBadPosition})`;
         console.error(
-          `FAILED at position ${result.firstBadPosition}: ${result.reason} (${result.checked} checked before it)`,
+          `FAILED at seq ${result.firstBadSeq}${at}: ${result.reason} (${result.checked} checked before it)`,
         );
         return 1;
       });
+    }
     case 'export': {
-      const from = Number(argValue(args, '--from') ?? 0);
+      const from = Number(argValue(args, '--from') ?? 1);
       const to = argValue(args, '--to');
+      if (!Number.isInteger(from) || (to !== undefined && !Number.isInteger(Number(to)))) break;
       return withStore(async (store) => {
         await exportNdjson(store.pool, process.stdout, { from, to: to === undefined ? undefined : Number(to) });
         return 0;

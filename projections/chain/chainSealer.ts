@@ -1,11 +1,25 @@
 import { allEvents } from '#events/catalog.ts';
-import { CHAIN_PROJECTION, GENESIS_HASH, chainHash } from '#events/chain.ts';
+import { RECORDED_AT_SQL, currentScheme, linkHash, logHmacKey } from '#events/canonical.ts';
+import { CHAIN_PROJECTION, GENESIS_HASH } from '#events/chain.ts';
 import type { Projection } from '../projection.ts';
 
+interface Row {
+  position: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: unknown;
+  recorded_at: string;
+}
+
 /**
- * Seals events into the hash chain in the global order, right after they commit. It is written like
- * a projection so it shares the runner's guarantees, but it is never rebuilt: rebuilding would
- * bless whatever the log holds now.
+ * Seals events into the hash chain in commit order, right after they commit. Each link is the hash
+ * of the canonical record (docs/canonical-form.md), which holds the event's seq, its position and
+ * the previous link, so the chain covers the order the read models fold. It is written like a
+ * projection so it shares the runner's guarantees, but it is never rebuilt: rebuilding would bless
+ * whatever the log holds now.
  */
 export const chainSealer: Projection = {
   name: CHAIN_PROJECTION,
@@ -19,26 +33,45 @@ export const chainSealer: Projection = {
     let seq = head[0]?.seq ?? 0;
     let prevHash = head[0]?.hash ?? GENESIS_HASH;
     const positions = events.map((e) => e.position);
-    const { rows } = await db.query<{ position: number; canonical: string }>(
-      `SELECT e.position, event_canonical_text(e) AS canonical FROM events e
-       WHERE e.position = ANY($1::bigint[])`,
+    const { rows } = await db.query<Row>(
+      `SELECT e.position, e.stream_id, e.stream_version, e.type, e.schema_version, e.data, e.metadata,
+         ${RECORDED_AT_SQL} AS recorded_at
+       FROM events e WHERE e.position = ANY($1::bigint[])`,
       [positions],
     );
-    const canonical = new Map(rows.map((r) => [r.position, r.canonical]));
+    const byPosition = new Map(rows.map((r) => [r.position, r]));
+    const key = logHmacKey();
+    const scheme = currentScheme(key);
     const seqs: number[] = [];
     const prevs: string[] = [];
     const hashes: string[] = [];
     for (const position of positions) {
-      const hash = chainHash(prevHash, canonical.get(position)!);
-      seqs.push(++seq);
+      const e = byPosition.get(position)!;
+      seq++;
+      const hash = linkHash(
+        {
+          seq,
+          position,
+          streamId: e.stream_id,
+          version: e.stream_version,
+          type: e.type,
+          schemaVersion: e.schema_version,
+          data: e.data,
+          metadata: e.metadata,
+          recordedAt: e.recorded_at,
+          prevHash,
+        },
+        key,
+      );
+      seqs.push(seq);
       prevs.push(prevHash);
       hashes.push(hash);
       prevHash = hash;
     }
     await db.query(
-      `INSERT INTO event_chain (seq, position, prev_hash, hash)
-       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])`,
-      [seqs, positions, prevs, hashes],
+      `INSERT INTO event_chain (seq, position, prev_hash, hash, scheme)
+       SELECT s, p, ph, h, $5 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(s, p, ph, h)`,
+      [seqs, positions, prevs, hashes, scheme],
     );
   },
 };

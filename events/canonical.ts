@@ -1,0 +1,84 @@
+import { createHash, createHmac } from 'node:crypto';
+
+/**
+ * The canonical form every chain hash is computed over (docs/canonical-form.md): the JSON
+ * Canonicalization Scheme of RFC 8785 applied to one fixed record per event. Nothing here needs
+ * PostgreSQL, so anyone holding an export can recompute every hash.
+ */
+
+/** RFC 8785: object keys sorted by UTF-16 code units, no whitespace, ECMAScript number and string forms. */
+export function jcs(value: unknown): string {
+  if (value === null || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error('canonical JSON has no form for a non-finite number');
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(jcs).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    // Array.prototype.sort compares strings by UTF-16 code units, which is what RFC 8785 asks for
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${jcs(v)}`).join(',')}}`;
+  }
+  throw new Error(`canonical JSON has no form for ${typeof value}`);
+}
+
+/** How a chain link was computed. 1: the first, PostgreSQL-text scheme, kept only to verify old links. */
+export const SCHEME = { legacy: 1, sha256: 2, hmac: 3 } as const;
+export type Scheme = (typeof SCHEME)[keyof typeof SCHEME];
+
+/** The fields of an event the hash covers, its place in the chain and its predecessor's hash included. */
+export interface ChainRecord {
+  seq: number;
+  position: number;
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: unknown;
+  /** UTC, microseconds: `2026-11-24T13:18:01.123456Z` */
+  recordedAt: string;
+  prevHash: string;
+}
+
+export function canonicalRecord(r: ChainRecord): string {
+  return jcs({
+    seq: r.seq,
+    position: r.position,
+    streamId: r.streamId,
+    version: r.version,
+    type: r.type,
+    schemaVersion: r.schemaVersion,
+    data: r.data,
+    metadata: r.metadata,
+    recordedAt: r.recordedAt,
+    prevHash: r.prevHash,
+  });
+}
+
+/** The link for one record: SHA-256 of its canonical form, or HMAC-SHA256 under the log key. */
+export function linkHash(record: ChainRecord, hmacKey?: string): string {
+  const text = canonicalRecord(record);
+  return hmacKey
+    ? createHmac('sha256', hmacKey).update(text, 'utf8').digest('hex')
+    : createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The first scheme's link, over PostgreSQL's `event_canonical_text`; only old links are checked with it. */
+export function legacyHash(prevHash: string, canonicalText: string): string {
+  return createHash('sha256').update(prevHash).update('\n').update(canonicalText).digest('hex');
+}
+
+/** The scheme new links are sealed with: keyed when LOG_HMAC_KEY is set. */
+export function currentScheme(hmacKey = logHmacKey()): Scheme {
+  return hmacKey ? SCHEME.hmac : SCHEME.sha256;
+}
+
+export function logHmacKey(): string | undefined {
+  return process.env.LOG_HMAC_KEY || undefined;
+}
+
+/** recorded_at as the canonical form writes it, straight from PostgreSQL (JS dates stop at milliseconds). */
+export const RECORDED_AT_SQL = `to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
