@@ -14,6 +14,8 @@ import { PersonalData } from './personalData.ts';
 import { livePublisher } from './realtime/publisher.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { createBlobStore } from './storage/index.ts';
+import { anchorStoreFor } from '#events/anchors.ts';
+import { ChainAnchorer } from '#events/chain.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -61,10 +63,14 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   deps.realtime = realtime;
 
   let runner: ProjectionRunner | undefined;
+  let anchorer: ChainAnchorer | undefined;
   if (working) {
     runner = new ProjectionRunner(store, projections);
     runner.onCommitted(livePublisher(pool, realtime));
     await runner.start();
+    // the verified head of the hash chain, anchored outside the database every minute (decision 030)
+    anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs));
+    anchorer.start();
   }
 
   let port: number | undefined;
@@ -80,6 +86,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     runner,
     async close() {
       await runner?.stop();
+      await anchorer?.stop();
       await realtime.close();
       if (httpServer?.listening) await new Promise((r) => httpServer!.close(r));
       await deps.jobs.stop();
