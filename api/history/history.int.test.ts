@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { meta, submitted } from '../../tests/support/fixtures.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let auditor: ReturnType<typeof client>;
@@ -18,16 +20,27 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('event history for auditors', () => {
-  it('pages through the log with hashes, and filters by stream and type', async () => {
+  it('pages through the log by seq with links and actors, and filters by stream and type', async () => {
     const page = await auditor('GET', '/api/admin/events?limit=2');
     expect(page.body.events).toHaveLength(2);
     expect(page.body.events[0]).toMatchObject({
+      seq: 1,
       position: expect.any(Number),
       streamId: `story-${storyId}`,
+      version: 1,
       type: 'StorySubmitted',
+      actor: { role: 'guest', name: null },
+      prevHash: '0'.repeat(64),
+      recordedAt: expect.stringMatching(/Z$/),
     });
     expect(page.body.events[0].hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(page.body.next).toBe(page.body.events[1].position);
+    expect(page.body.events[1].prevHash).toBe(page.body.events[0].hash);
+    expect(page.body.next).toBe(2);
+    const rest = await auditor('GET', `/api/admin/events?after=${page.body.next}`);
+    expect(rest.body.events[0].seq).toBe(3);
+    const newest = await auditor('GET', '/api/admin/events?order=desc&limit=1');
+    expect(newest.body.events[0].type).toBe('ItemLiked');
+    expect((await auditor('GET', '/api/admin/events?kind=story')).body.events).toHaveLength(3);
     const liked = await auditor('GET', '/api/admin/events?type=ItemLiked');
     expect(liked.body.events.map((e: { type: string }) => e.type)).toEqual(['ItemLiked']);
     // events hold references to personal data, never the email itself
@@ -54,6 +67,9 @@ describe('event history for auditors', () => {
       'StoryApproved',
       'ItemLiked',
     ]);
+    expect(history.body.item).toMatchObject({ kind: 'story', id: storyId, status: 'approved' });
+    expect(Object.keys(history.body.events[1]).sort()).toEqual(['actor', 'data', 'recordedAt', 'seq', 'type']);
+    expect(history.body.events[1]).toMatchObject({ seq: 2, actor: { role: 'admin', name: null } });
     expect((await auditor('GET', '/api/admin/history/story/999')).status).toBe(404);
     expect((await auditor('GET', '/api/admin/history/nope/1')).status).toBe(404);
   });
@@ -65,6 +81,54 @@ describe('event history for auditors', () => {
     expect((await client(t.url)('GET', '/api/admin/events')).status).toBe(401);
     expect((await auditor('GET', '/api/admin/artworks/pending')).status).toBe(403);
     expect((await auditor('GET', '/api/admin/events?limit=5000')).status).toBe(400);
+  });
+});
+
+describe('tailing the history with after=SEQ', () => {
+  it('never skips an event that commits late with a lower position', async () => {
+    await t.server.runner!.wake();
+    const all = async (after: number) => {
+      const events = [];
+      for (let cursor = after; ;) {
+        const page = await auditor('GET', `/api/admin/events?after=${cursor}&limit=1000`);
+        events.push(...page.body.events);
+        if (page.body.next === null) return events;
+        cursor = page.body.next;
+      }
+    };
+    let cursor = (await all(0)).at(-1).seq;
+    const late = await t.db.pool.connect();
+    const early = await t.db.pool.connect();
+    try {
+      // `early` takes the older transaction id, `late` the newer one but the lower position
+      await early.query('BEGIN');
+      await early.query('SELECT pg_current_xact_id()');
+      await late.query('BEGIN');
+      await late.query('SELECT pg_current_xact_id()');
+      const store = t.server.deps.store;
+      const low = (await store.append('artwork-9001', 0, [submitted(9001)], meta(), late)).positions[0]!;
+      const high = (await store.append('artwork-9002', 0, [submitted(9002)], meta(), early)).positions[0]!;
+      expect(low).toBeLessThan(high);
+      await early.query('COMMIT');
+      await t.server.runner!.wake();
+      const first = await waitFor(async () => {
+        const got = await all(cursor);
+        return got.length ? got : undefined;
+      });
+      expect(first.map((e: { position: number }) => e.position)).toEqual([high]);
+      cursor = first.at(-1).seq;
+      await late.query('COMMIT');
+      await t.server.runner!.wake();
+      const second = await waitFor(async () => {
+        const got = await all(cursor);
+        return got.length ? got : undefined;
+      });
+      expect(second.map((e: { position: number }) => e.position)).toEqual([low]);
+      expect(second[0].seq).toBe(cursor + 1);
+    } finally {
+      late.release();
+      early.release();
+    }
   });
 });
 

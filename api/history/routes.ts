@@ -1,83 +1,120 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
-import { exportNdjson } from '#events/export.ts';
+import { SELECT_CHAIN_EVENTS, exportNdjson, toChainEvent, type ChainEventRow } from '#events/export.ts';
+import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
-import { KINDS } from '../kinds.ts';
+import { KINDS, KIND_NAMES } from '../kinds.ts';
+
+const seqParam = (what: string) =>
+  z.coerce
+    .number({ error: `${what} must be a seq` })
+    .int(`${what} must be a seq`)
+    .min(0, `${what} must be a seq`);
+const time = (what: string) => z.iso.datetime({ offset: true, error: `${what} must be an ISO date and time` });
 
 const Page = z.object({
-  after: z.coerce.number({ error: 'after must be a position' }).int().min(0).default(0),
+  after: seqParam('after').optional(),
+  before: seqParam('before').optional(),
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(1000).default(100),
+  order: z.enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" }).default('asc'),
   stream: z.string().max(200).optional(),
   type: z.string().max(100).optional(),
+  kind: z.enum(KIND_NAMES as [Kind, ...Kind[]], { error: 'kind must be artwork, story or media' }).optional(),
+  actor: z.string().max(60).optional(),
+  since: time('since').optional(),
+  until: time('until').optional(),
 });
 
-interface HistoryRow {
-  position: number;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  data: unknown;
-  metadata: unknown;
-  recorded_at: Date;
-  hash: string | null;
-}
+const ExportRange = z.object({ from: seqParam('from').optional(), to: seqParam('to').optional() });
 
-const toEvent = (r: HistoryRow) => ({
-  position: r.position,
-  streamId: r.stream_id,
-  version: r.stream_version,
-  type: r.type,
-  data: r.data,
-  metadata: r.metadata,
-  recordedAt: r.recorded_at.toISOString(),
-  hash: r.hash,
-});
-
-const SELECT = `SELECT e.position, e.stream_id, e.stream_version, e.type, e.data, e.metadata, e.recorded_at, c.hash
-  FROM events e LEFT JOIN event_chain c ON c.position = e.position`;
-
-/** The event history for admins and auditors (CONTRACT §3): read, verify, export. */
+/**
+ * The event history for admins and auditors (CONTRACT §6): in chain order, paged by seq, with each
+ * event's link and actor; verify (which anchors the head), status, export, and one item's timeline.
+ */
 export function historyRoutes(deps: Deps) {
   const router = Router();
   const auditors = requireRole('admin', 'auditor');
+  const anchors = anchorStoreFor(deps.config, deps.blobs);
 
   router.get('/admin/events', auditors, async (req, res) => {
-    const { after, limit, stream, type } = parseInput(Page, req.query);
-    const { rows } = await deps.pool.query<HistoryRow>(
-      `${SELECT} WHERE e.position > $1 AND ($2::text IS NULL OR e.stream_id = $2) AND ($3::text IS NULL OR e.type = $3)
-       ORDER BY e.position LIMIT $4`,
-      [after, stream ?? null, type ?? null, limit],
+    const q = parseInput(Page, req.query);
+    const desc = q.order === 'desc';
+    const { rows } = await deps.pool.query<ChainEventRow>(
+      `${SELECT_CHAIN_EVENTS}
+       WHERE ($1::bigint IS NULL OR c.seq > $1) AND ($2::bigint IS NULL OR c.seq < $2)
+         AND ($3::text IS NULL OR e.stream_id = $3) AND ($4::text IS NULL OR e.type = $4)
+         AND ($5::text IS NULL OR e.stream_id LIKE $5 || '-%' OR e.data->>'kind' = $5)
+         AND ($6::text IS NULL OR lower(pd.value) = lower($6))
+         AND ($7::timestamptz IS NULL OR e.recorded_at >= $7) AND ($8::timestamptz IS NULL OR e.recorded_at <= $8)
+       ORDER BY c.seq ${desc ? 'DESC' : 'ASC'} LIMIT $9`,
+      [
+        q.after ?? null,
+        q.before ?? null,
+        q.stream ?? null,
+        q.type ?? null,
+        q.kind ?? null,
+        q.actor ?? null,
+        q.since ?? null,
+        q.until ?? null,
+        q.limit,
+      ],
     );
-    res.json({ events: rows.map(toEvent), next: rows.length === limit ? rows.at(-1)!.position : null });
+    res.json({ events: rows.map(toChainEvent), next: rows.length === q.limit ? rows.at(-1)!.seq : null });
   });
 
   router.get('/admin/events/verify', auditors, async (_req, res) => {
-    res.json(await verifyChain(deps.pool));
+    res.json(await verifyChain(deps.pool, { anchors }));
   });
 
-  router.get('/admin/events/export', auditors, async (_req, res) => {
+  /** The chain's state without walking it: the sealed head, the newest anchor, and events not yet sealed. */
+  router.get('/admin/events/status', auditors, async (_req, res) => {
+    const { rows } = await deps.pool.query<{ seq: number | null; hash: string | null; unsealed: number }>(
+      `SELECT h.seq, h.hash,
+         (SELECT count(*)::int FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_chain c WHERE c.position = e.position)) AS unsealed
+       FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT seq, hash FROM event_chain ORDER BY seq DESC LIMIT 1) h ON true`,
+    );
+    const row = rows[0]!;
+    res.json({
+      head: row.seq === null ? null : { seq: row.seq, hash: row.hash },
+      unsealed: row.unsealed,
+      anchor: (await anchors.latest()) ?? null,
+      anchoredIn: anchors.where,
+    });
+  });
+
+  router.get('/admin/events/export', auditors, async (req, res) => {
+    const { from, to } = parseInput(ExportRange, req.query);
     res.type('application/x-ndjson');
     res.set('Content-Disposition', 'attachment; filename="tribute-gallery-events.ndjson"');
-    await exportNdjson(deps.pool, res);
+    await exportNdjson(deps.pool, res, { from, to });
     res.end();
   });
 
   router.get('/admin/history/:kind/:id', auditors, async (req, res) => {
-    const kind = Object.entries(KINDS).find(([k, v]) => k === req.params.kind || v.path === req.params.kind);
+    const entry = Object.entries(KINDS).find(([k, v]) => k === req.params.kind || v.path === req.params.kind);
     const id = idParam(req.params.id as string);
-    if (!kind || !id) throw notFound('Item');
-    const [name, { stream }] = kind;
+    if (!entry || !id) throw notFound('Item');
+    const kind = entry[0] as Kind;
     // the item's own stream, and the comments and likes that name it
-    const { rows } = await deps.pool.query<HistoryRow>(
-      `${SELECT} WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY e.position`,
-      [stream(id), name, String(id)],
+    const { rows } = await deps.pool.query<ChainEventRow>(
+      `${SELECT_CHAIN_EVENTS}
+       WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
+      [entry[1].stream(id), kind, String(id)],
     );
-    if (rows.length === 0) throw notFound(KINDS[name as keyof typeof KINDS].label);
-    res.json({ events: rows.map(toEvent) });
+    if (rows.length === 0) throw notFound(KINDS[kind].label);
+    const row = await findItem(deps.pool, kind, id, { admin: true });
+    res.json({
+      item: row ? toView(row, { admin: req.session!.role === 'admin' }) : null,
+      events: rows.map((r) => {
+        const e = toChainEvent(r);
+        return { seq: e.seq, type: e.type, data: e.data, actor: e.actor, recordedAt: e.recordedAt };
+      }),
+    });
   });
 
   return router;
