@@ -2,22 +2,32 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
+import { limiterFactory, secretLimits } from '../limits/limits.ts';
+import { securityEvent } from '../limits/securityLog.ts';
+import type { PersonalData } from '../personalData.ts';
 import { dateIn, numberInWords } from '../time.ts';
 import { SESSION_COOKIE, requireSession } from './middleware.ts';
-import { FailureLimiter } from './rateLimit.ts';
-import { secretsEqual, type SessionRole, type SessionStore } from './sessions.ts';
+import { SESSION_TIMEOUTS, secretsEqual, type SessionRole, type SessionStore } from './sessions.ts';
+import type { Visitors } from './visitor.ts';
 
 const WRONG_PASSWORD = 'Incorrect password. Please try again.';
 const Login = z.object({ password: z.string({ error: 'Password is required' }).max(1000) });
 const Riddle = z.object({ answer: z.string({ error: 'Answer is required' }).max(1000) });
 
-export function authRoutes(
-  config: Config,
-  sessions: SessionStore,
-  onLogout: (tokenHash: string) => void,
-  limiter = new FailureLimiter(),
-) {
+export interface AuthDeps {
+  config: Config;
+  sessions: SessionStore;
+  visitors: Visitors;
+  personal: PersonalData;
+  limiter: ReturnType<typeof limiterFactory>;
+  onLogout: (tokenHash: string) => void;
+}
+
+export function authRoutes({ config, sessions, visitors, personal, limiter, onLogout }: AuthDeps) {
   const router = Router();
+  const knownBrowser = (req: Request) => !!req.visitor;
+  const passwordLimits = secretLimits(limiter, 'password', knownBrowser, 401);
+  const riddleLimits = secretLimits(limiter, 'riddle', knownBrowser, 401);
   const riddleToday = () => dateIn(config.timeZone) === config.tribute.birthday;
 
   function roleFor(password: string): SessionRole | undefined {
@@ -30,19 +40,19 @@ export function authRoutes(
     return matches.find(([, ok]) => ok)?.[0];
   }
 
-  function refuseWhileLimited(req: Request) {
-    if (limiter.blocked(req.ip ?? '')) {
-      throw new HttpError(429, 'Too many attempts. Please wait a minute and try again.', { success: false });
+  /** A new login in a browser ends the session it had; the visitor id stays the browser's. */
+  async function signIn(req: Request, res: Response, role: SessionRole) {
+    if (req.session) {
+      await sessions.end(req.session);
+      onLogout(req.session.tokenHash);
     }
-  }
-
-  async function signIn(res: Response, role: SessionRole) {
-    const { token } = await sessions.create(role);
+    const visitorId = await visitors.forBrowser(req, res);
+    const { token } = await sessions.create(role, visitorId);
     res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
       secure: config.production,
-      maxAge: 14 * 24 * 3600 * 1000,
+      maxAge: SESSION_TIMEOUTS[role].absoluteSeconds * 1000,
       path: '/',
     });
     res.json({ success: true, userType: role, sessionToken: token, message: 'Welcome!' });
@@ -52,29 +62,27 @@ export function authRoutes(
     res.json({ riddle: riddleToday() ? `How old is ${config.tribute.name} turning?` : null });
   });
 
-  router.post('/auth/login', async (req, res) => {
-    refuseWhileLimited(req);
+  router.post('/auth/login', visitors.identify(), ...passwordLimits, async (req, res) => {
     const { password } = parseInput(Login, req.body);
     const role = roleFor(password);
     if (!role) {
-      limiter.fail(req.ip ?? '');
+      await securityEvent(req, personal, 'login.failed');
       res.status(401).json({ success: false, message: WRONG_PASSWORD });
       return;
     }
-    await signIn(res, role);
+    await signIn(req, res, role);
   });
 
-  router.post('/auth/riddle', async (req, res) => {
-    refuseWhileLimited(req);
+  router.post('/auth/riddle', visitors.identify(), ...riddleLimits, async (req, res) => {
     const { answer } = parseInput(Riddle, req.body);
     if (!riddleToday()) throw new HttpError(403, 'The riddle is only open on the birthday', { success: false });
     const normalised = answer.replace(/\s+/g, '').toLowerCase();
     if (!secretsEqual(normalised, numberInWords(config.tribute.age))) {
-      limiter.fail(req.ip ?? '');
+      await securityEvent(req, personal, 'riddle.failed');
       res.status(401).json({ success: false, message: 'Not quite right!' });
       return;
     }
-    await signIn(res, 'guest');
+    await signIn(req, res, 'guest');
   });
 
   router.post('/auth/logout', requireSession, async (req, res) => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 
 export type SessionRole = 'guest' | 'admin' | 'auditor';
@@ -9,7 +9,15 @@ export interface Session {
   tokenHash: string;
 }
 
-const TTL_DAYS = 14;
+/** Timeouts by role (docs/decisions/023): guests browse for days, admins hold the keys for hours. */
+export const SESSION_TIMEOUTS: Record<SessionRole, { idleSeconds: number; absoluteSeconds: number }> = {
+  guest: { idleSeconds: 3 * 24 * 3600, absoluteSeconds: 14 * 24 * 3600 },
+  admin: { idleSeconds: 2 * 3600, absoluteSeconds: 12 * 3600 },
+  auditor: { idleSeconds: 2 * 3600, absoluteSeconds: 12 * 3600 },
+};
+/** last_seen_at is written at most this often per session */
+const TOUCH_SECONDS = 60;
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Compares secrets in constant time, whatever their lengths. */
@@ -19,21 +27,48 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/**
+ * A tag of the secret a session was opened with: a new password for the role gives a new tag, and the
+ * sessions opened with the old one stop working. Slow to compute (scrypt), once per process and secret.
+ */
+const tags = new Map<string, string>();
+export function secretTag(role: SessionRole, secret: string): string {
+  const id = `${role}\u0000${secret}`;
+  let tag = tags.get(id);
+  if (!tag) {
+    tag = scryptSync(secret, `tribute-session:${role}`, 16).toString('hex');
+    tags.set(id, tag);
+  }
+  return tag;
+}
+
 /** Sessions live in PostgreSQL, so every API process accepts every token. Only hashes are stored. */
 export class SessionStore {
   readonly #db: Pick<pg.Pool, 'query'>;
+  #secrets: Partial<Record<SessionRole, string>> = {};
 
   constructor(db: Pick<pg.Pool, 'query'>) {
     this.#db = db;
   }
 
+  /** The secret each role logs in with now; a session opened with another one is refused. */
+  bindToSecrets(secrets: Partial<Record<SessionRole, string>>) {
+    this.#secrets = secrets;
+  }
+
+  #tagFor(role: SessionRole): string {
+    const secret = this.#secrets[role];
+    return secret ? secretTag(role, secret) : '';
+  }
+
   async create(role: SessionRole, visitorId: string = randomUUID()): Promise<{ token: string; session: Session }> {
     const token = randomBytes(32).toString('base64url');
     const tokenHash = hashToken(token);
+    await this.purgeExpired();
     await this.#db.query(
-      `INSERT INTO sessions (token_hash, role, visitor_id, expires_at)
-       VALUES ($1, $2, $3, now() + make_interval(days => $4))`,
-      [tokenHash, role, visitorId, TTL_DAYS],
+      `INSERT INTO sessions (token_hash, role, visitor_id, expires_at, secret_tag)
+       VALUES ($1, $2, $3, now() + make_interval(secs => $4), $5)`,
+      [tokenHash, role, visitorId, SESSION_TIMEOUTS[role].absoluteSeconds, this.#tagFor(role)],
     );
     return { token, session: { role, visitorId, tokenHash } };
   }
@@ -41,15 +76,34 @@ export class SessionStore {
   async find(token: string | undefined): Promise<Session | undefined> {
     if (!token || token.length > 200) return undefined;
     const tokenHash = hashToken(token);
-    const { rows } = await this.#db.query<{ role: SessionRole; visitor_id: string }>(
-      `SELECT role, visitor_id FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
+    const { rows } = await this.#db.query<{ role: SessionRole; visitor_id: string; secret_tag: string; idle: number }>(
+      `SELECT role, visitor_id, secret_tag, extract(epoch FROM now() - last_seen_at)::float8 AS idle
+       FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
       [tokenHash],
     );
     const row = rows[0];
-    return row && { role: row.role, visitorId: row.visitor_id, tokenHash };
+    if (!row) return undefined;
+    const session = { role: row.role, visitorId: row.visitor_id, tokenHash };
+    if (row.idle > SESSION_TIMEOUTS[row.role].idleSeconds || row.secret_tag !== this.#tagFor(row.role)) {
+      await this.end(session);
+      return undefined;
+    }
+    if (row.idle > TOUCH_SECONDS) {
+      await this.#db.query(`UPDATE sessions SET last_seen_at = now() WHERE token_hash = $1`, [tokenHash]);
+    }
+    return session;
   }
 
   async end(session: Session) {
     await this.#db.query(`DELETE FROM sessions WHERE token_hash = $1`, [session.tokenHash]);
+  }
+
+  /** Deletes sessions past their absolute or idle timeout. */
+  async purgeExpired() {
+    await this.#db.query(
+      `DELETE FROM sessions WHERE expires_at <= now()
+         OR last_seen_at < now() - make_interval(secs => CASE role WHEN 'guest' THEN $1::int ELSE $2::int END)`,
+      [SESSION_TIMEOUTS.guest.idleSeconds, SESSION_TIMEOUTS.admin.idleSeconds],
+    );
   }
 }

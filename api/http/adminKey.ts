@@ -1,16 +1,42 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { secretsEqual } from '../auth/sessions.ts';
+import type { PersonalData } from '../personalData.ts';
+import { securityEvent } from '../limits/securityLog.ts';
 import { HttpError } from './errors.ts';
+
+/** What createApp leaves in app.locals for the admin-key check: its limits and the event log. */
+export interface AdminKeyGuard {
+  limits: RequestHandler[];
+  personal: PersonalData;
+}
+
+/** Runs middlewares one after another, as a route's own list would. */
+function chain(handlers: RequestHandler[], req: Request, res: Response, done: NextFunction) {
+  const step = (i: number, error?: unknown): void => {
+    if (error !== undefined || i === handlers.length) return done(error);
+    Promise.resolve(handlers[i]!(req, res, (e?: unknown) => step(i + 1, e))).catch(done);
+  };
+  step(0);
+}
 
 /**
  * Detail-page deletes carry the admin key (CONTRACT §2): in Authorization (`Bearer KEY` or the bare
  * key), or, for artwork comments, in the admin-key header. Either header is accepted everywhere.
+ * Wrong keys are limited per address and overall (docs/decisions/020) and each is logged.
  */
 export function requireAdminKey(adminKey: string) {
-  return (req: Request, _res: Response, next: NextFunction) => {
+  const check = async (req: Request, _res: Response, next: NextFunction) => {
     const given = (req.get('admin-key') ?? req.get('authorization') ?? '').replace(/^Bearer\s+/i, '').trim();
     if (!given) throw new HttpError(401, 'Admin key required');
-    if (!secretsEqual(given, adminKey)) throw new HttpError(403, 'Invalid admin key');
+    if (!secretsEqual(given, adminKey)) {
+      const guard = (req.app.locals as { adminKeyGuard?: AdminKeyGuard }).adminKeyGuard;
+      if (guard) await securityEvent(req, guard.personal, 'admin_key.failed');
+      throw new HttpError(403, 'Invalid admin key');
+    }
     next();
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    const guard = (req.app.locals as { adminKeyGuard?: AdminKeyGuard }).adminKeyGuard;
+    chain([...(guard?.limits ?? []), check], req, res, next);
   };
 }

@@ -13,6 +13,7 @@ import { engagementRoutes } from '../engagement/routes.ts';
 import { galleryRoutes } from '../gallery/routes.ts';
 import { imageRoutes } from '../images/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
+import { apiGuards } from '../limits/guards.ts';
 import { mediaRoutes } from '../media/routes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
@@ -49,11 +50,13 @@ export function createApp(deps: Deps) {
     PUBLIC_CALLS.has(`${req.method} ${req.path}`) ? next() : requireSession(req, res, next),
   );
   api.use(auditorsOnlyRead);
+  const guards = apiGuards(app, deps);
+  api.use(guards.router);
   // Artwork submissions carry a data URL: a 20 MB image is about 27 MB as base64 text.
   const largeJson = express.json({ limit: '28mb' });
   const smallJson = express.json({ limit: '100kb' });
   api.use((req, res, next) => (LARGE_BODIES.has(`${req.method} ${req.path}`) ? largeJson : smallJson)(req, res, next));
-  api.use(authRoutes(deps.config, deps.sessions, (tokenHash) => deps.realtime.disconnectSession(tokenHash)));
+  api.use(authRoutes(guards.auth));
   api.use(galleryRoutes(deps));
   api.use(imageRoutes(deps));
   api.use(artworkRoutes(deps));

@@ -1,0 +1,55 @@
+import { Router, type Express, type NextFunction, type Request, type Response } from 'express';
+import type { AuthDeps } from '../auth/routes.ts';
+import { Visitors } from '../auth/visitor.ts';
+import type { Deps } from '../deps.ts';
+import type { AdminKeyGuard } from '../http/adminKey.ts';
+import { refuseCrossSite } from './crossSite.ts';
+import { limiterFactory, secretLimits, writeLimit } from './limits.ts';
+
+/** Answers carry sessions, tokens and personal data: no cache keeps them unless a route says so. */
+function noStore(_req: Request, res: Response, next: NextFunction) {
+  res.set('Cache-Control', 'no-store');
+  next();
+}
+
+/**
+ * Everything the API puts in front of its routes for security: the cross-site check, no-store, the
+ * write limits, and the admin-key limits (left in app.locals for requireAdminKey). Returns the router
+ * to mount after the session is loaded, and what the auth routes need.
+ */
+export function apiGuards(app: Express, deps: Deps): { router: Router; auth: AuthDeps } {
+  const limiter = limiterFactory(deps.pool, deps.personal);
+  const visitors = new Visitors(deps.pool, deps.config.production);
+  deps.sessions.bindToSecrets({
+    guest: deps.config.galleryPassword,
+    admin: deps.config.adminPassword,
+    auditor: deps.config.auditorPassword,
+  });
+  const adminKeyGuard: AdminKeyGuard = {
+    limits: secretLimits(limiter, 'admin_key', (req) => req.session?.role === 'admin', 403),
+    personal: deps.personal,
+  };
+  app.locals.adminKeyGuard = adminKeyGuard;
+
+  const router = Router();
+  router.use(noStore);
+  router.use(refuseCrossSite(!!deps.config.trustProxy));
+  const submissions = writeLimit(limiter, 'submissions');
+  router.post(['/artworks', '/stories', '/media', '/upload-direct', '/media/submit-optimized'], submissions);
+  router.post('/:kind/:id/comments', writeLimit(limiter, 'comments'));
+  const likes = writeLimit(limiter, 'likes');
+  router.post(['/:kind/:id/likes', '/:kind/:id/like'], likes);
+  router.delete('/:kind/:id/likes', likes);
+
+  return {
+    router,
+    auth: {
+      config: deps.config,
+      sessions: deps.sessions,
+      visitors,
+      personal: deps.personal,
+      limiter,
+      onLogout: (tokenHash) => deps.realtime.disconnectSession(tokenHash),
+    },
+  };
+}
