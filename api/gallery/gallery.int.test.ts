@@ -105,6 +105,10 @@ describe('gallery pages at the catalog position', () => {
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect(first.headers.get('cache-control')).toContain('no-cache');
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    const plain = await guest('GET', '/api/gallery', undefined, { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.body).toEqual(first.body);
 
     const again = await guest('GET', '/api/gallery', undefined, { 'if-none-match': etag });
     expect(again.status).toBe(304);

@@ -43,7 +43,10 @@ function sendPage(req: Request, res: Response, answer: PageAnswer) {
     res.status(304).end();
     return;
   }
-  res.type('application/json').send(answer.body);
+  res.type('application/json').vary('Accept-Encoding');
+  // the cached page is gzipped once, not on every request (compression leaves encoded bodies alone)
+  if (req.acceptsEncodings('gzip', 'identity') === 'gzip') res.set('Content-Encoding', 'gzip').send(answer.gzip());
+  else res.send(answer.body);
 }
 
 function etagMatches(header: string | undefined, etag: string): boolean {

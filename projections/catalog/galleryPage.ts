@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type pg from 'pg';
 import { toView, type CatalogRow, type ItemView, type Kind } from './items.ts';
 import { cardImage, type CardImage } from './cardImages.ts';
@@ -21,6 +22,8 @@ export interface PageAnswer {
   position: number;
   body: Buffer;
   etag: string;
+  /** the body gzipped, made once per cached page */
+  gzip(): Buffer;
 }
 
 /**
@@ -252,5 +255,6 @@ function encode(page: GalleryPage & { position: number }): PageAnswer {
   const { position, ...rest } = page;
   const body = Buffer.from(JSON.stringify(rest));
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { position, body, etag };
+  let gzipped: Buffer | undefined;
+  return { position, body, etag, gzip: () => (gzipped ??= gzipSync(body)) };
 }
