@@ -87,7 +87,7 @@ async function recordDownloads(page: Page): Promise<{ downloads: Download[]; cdp
       url: e.response.url,
       type: e.type,
       bytes: 0,
-      cached: Boolean(e.response.fromDiskCache || e.response.fromMemoryCache || e.response.fromPrefetchCache),
+      cached: Boolean(e.response.fromDiskCache || e.response.fromPrefetchCache),
     });
   });
   cdp.on('Network.requestServedFromCache', (e) => {
