@@ -68,7 +68,8 @@ const Env = z.object({
         return z.NEVER;
       }
     }),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** unset: info, or warn under NODE_ENV=test */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /** How long a stopping process may take to drain HTTP and finish the job in flight. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
   /** Readiness fails while the projections are more events than this behind the log. */
@@ -136,7 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     likeIdentity: e.LIKE_IDENTITY,
     trustProxy: e.TRUST_PROXY,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
-    logLevel: e.LOG_LEVEL,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyMaxLag: e.READY_MAX_LAG,
   };

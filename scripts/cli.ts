@@ -1,5 +1,5 @@
 import { EventStore } from '#events/store.ts';
-import { loadConfig } from '#api/config.ts';
+import { ConfigError, loadConfig } from '#api/config.ts';
 import { migrate } from '#api/db/migrate.ts';
 import { createPool, openDatabase } from '#api/db/postgres.ts';
 
@@ -23,4 +23,33 @@ export async function withStore<T>(work: (store: EventStore) => Promise<T>): Pro
 export function argValue(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
+}
+
+/** A mistake in how a command was called: its usage is printed, exit 2. */
+export class UsageError extends Error {}
+
+/**
+ * Runs a command's main: `--help` prints its usage; a bad setting or call prints one clear line and
+ * exits 2; any other failure prints its message (the stack only with DEBUG set) and exits 1.
+ */
+export async function runCommand(usage: string, main: (args: string[]) => Promise<number>): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage);
+    return;
+  }
+  try {
+    process.exitCode = await main(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n${usage}`);
+      process.exitCode = 2;
+    } else if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exitCode = 2;
+    } else {
+      console.error(process.env.DEBUG ? error : `error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
+  }
 }

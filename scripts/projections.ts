@@ -1,23 +1,25 @@
 import { projectionNamed, projections } from '#projections/index.ts';
 import { check, rebuild } from '#projections/maintenance.ts';
-import { withStore } from './cli.ts';
+import { runCommand, withStore } from './cli.ts';
 
-const [command, name] = process.argv.slice(2);
 const usage = `usage: npm run projections -- rebuild [NAME]
        npm run projections -- check
+
+  rebuild  rebuilds read models from position 0
+  check    replays into a scratch schema and compares with the live read models; exit 1 on a difference
 projections: ${projections
   .filter((p) => p.rebuildable)
   .map((p) => p.name)
   .join(', ')}`;
 
-async function main(): Promise<number> {
+async function main([command, name]: string[]): Promise<number> {
   const chosen = name ? [projectionNamed(name)] : projections.filter((p) => p.rebuildable);
   switch (command) {
     case 'rebuild':
       return withStore(async (store) => {
         for (const p of chosen) {
           const at = await rebuild(store, p);
-          console.log(`rebuilt ${p.name} up to position ${at.position}`);
+          console.log(`rebuilt ${p.name} up to seq ${at}`);
         }
         return 0;
       });
@@ -39,4 +41,4 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+await runCommand(usage, main);

@@ -16,8 +16,9 @@ function newest(dir: string): number {
   return latest;
 }
 
-// Build the web app when it is missing or older than its sources.
-if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest(path.join(root, 'web'))) {
+// Build the web app when it is missing or older than its sources (not just to print --help).
+const helpOnly = process.argv.includes('--help') || process.argv.includes('-h');
+if (!helpOnly && (!fs.existsSync(built) || fs.statSync(built).mtimeMs < newest(path.join(root, 'web')))) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);

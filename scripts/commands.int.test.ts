@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freshDatabase } from '../tests/support/database.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+function run(file: string, args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, file), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const STACK_LINE = /^\s+at /m;
+
+describe('every command', () => {
+  it.each([
+    ['api/main.ts', 'usage: node api/main.ts'],
+    ['scripts/start.ts', 'usage: node api/main.ts'],
+    ['scripts/events.ts', 'usage: npm run events'],
+    ['scripts/projections.ts', 'usage: npm run projections'],
+    ['scripts/migrate.ts', 'usage: npm run migrate'],
+    ['scripts/seed.ts', 'usage: npm run seed'],
+  ])('%s --help prints its usage and exits 0', async (file, first) => {
+    const result = await run(file, ['--help']);
+    expect(result.stdout).toContain(first);
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    expect(result.code).toBe(0);
+  });
+
+  it('refuses to start with a time zone that does not exist, naming it, without a stack trace', async () => {
+    const result = await run('api/main.ts', ['--role', 'api'], {
+      TZ: 'Mars/Base',
+      DATABASE_URL: 'postgres://x@127.0.0.1:1/none',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('TZ: is not a time zone');
+    expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('names every bad setting at once', async () => {
+    const result = await run('api/main.ts', [], {
+      PORT: 'eighty',
+      TRUST_PROXY: 'proxy.local',
+      TRIBUTE_BIRTHDAY: '2025-02-30',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/PORT: .*number/);
+    expect(result.stderr).toContain('TRUST_PROXY: "proxy.local" is not a hop count');
+    expect(result.stderr).toContain('TRIBUTE_BIRTHDAY: is not a real calendar date');
+    expect(result.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('answers an unknown option with the usage, exit 2', async () => {
+    const result = await run('api/main.ts', ['--rol', 'api']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Unknown option '--rol'");
+    expect(result.stderr).toContain('usage: node api/main.ts');
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    const seed = await run('scripts/seed.ts', ['--stories', 'many']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toContain('--stories must be a whole number');
+    expect(seed.stderr).not.toMatch(STACK_LINE);
+  });
+});
+
+describe('npm run migrate', () => {
+  it('migrates an empty database once, then finds it up to date', async () => {
+    const base = new URL(inject('postgresUrl'));
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    try {
+      const first = await run('scripts/migrate.ts', [], { DATABASE_URL: url.toString() });
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/^applied 001_/);
+      const again = await run('scripts/migrate.ts', [], { DATABASE_URL: url.toString() });
+      expect(again.stdout).toContain('the database is up to date');
+      expect(again.code).toBe(0);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
+
+describe('npm run seed', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(() => db.drop());
+
+  it('makes every kind, with likes and comments, as ordinary events', async () => {
+    const result = await run(
+      'scripts/seed.ts',
+      ['--artworks', '2', '--stories', '2', '--media', '2', '--likes', '9', '--comments', '4', '--pending', '1'],
+      { DATABASE_URL: db.url, DATA_DIR: path.join(ROOT, '.tmp', `seed-${process.pid}`) },
+    );
+    expect(result.stderr).not.toMatch(STACK_LINE);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('seeded 2 artworks, 2 stories, 2 media (3 approved), 9 likes, 4 comments');
+    const { rows } = await db.pool.query<{ type: string; n: number }>(
+      `SELECT type, count(*)::int AS n FROM events GROUP BY type`,
+    );
+    const by = Object.fromEntries(rows.map((r) => [r.type, r.n]));
+    expect(by).toMatchObject({
+      ArtworkSubmitted: 2,
+      ArtworkApproved: 1,
+      StorySubmitted: 2,
+      StoryApproved: 1,
+      MediaSubmitted: 2,
+      MediaApproved: 1,
+      ItemLiked: 9,
+      CommentPosted: 4,
+    });
+    // nine likes over three approved items: three visitors, each liking every item once
+    const likes = await db.pool.query<{ n: number }>(
+      `SELECT count(DISTINCT data->>'visitorKey')::int AS n FROM events WHERE type = 'ItemLiked'`,
+    );
+    expect(likes.rows[0]!.n).toBe(3);
+  });
+});
