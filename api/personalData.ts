@@ -9,6 +9,7 @@ type Queryable = Pick<pg.Pool, 'query'>;
 export class PersonalData {
   readonly #db: Queryable;
   readonly #addressRefs = new Map<string, number>();
+  readonly #nameRefs = new Map<string, number | null>();
 
   constructor(db: Queryable) {
     this.#db = db;
@@ -41,8 +42,34 @@ export class PersonalData {
     return id;
   }
 
-  /** Blanks every stored copy of an email or an address; the events that point at them stay intact. */
-  async erase(kind: 'email' | 'ip', value: string): Promise<number> {
+  /**
+   * The name an admin or auditor gave at login (CONTRACT §6), tied to their session; events they
+   * cause carry its id as `metadata.actorRef`.
+   */
+  async nameSession(tokenHash: string, name: string): Promise<number> {
+    const { rows } = await this.#db.query<{ id: number }>(
+      `WITH made AS (INSERT INTO personal_data (kind, value) VALUES ('name', $2) RETURNING id)
+       UPDATE sessions SET name_ref = (SELECT id FROM made) WHERE token_hash = $1 RETURNING name_ref AS id`,
+      [tokenHash, name],
+    );
+    return rows[0]!.id;
+  }
+
+  /** The name reference of a session, if a name was given at login (a session's never changes). */
+  async nameRefForSession(tokenHash: string): Promise<number | undefined> {
+    if (this.#nameRefs.has(tokenHash)) return this.#nameRefs.get(tokenHash) ?? undefined;
+    const { rows } = await this.#db.query<{ name_ref: number | null }>(
+      `SELECT name_ref FROM sessions WHERE token_hash = $1`,
+      [tokenHash],
+    );
+    const ref = rows[0]?.name_ref ?? null;
+    if (this.#nameRefs.size > 10_000) this.#nameRefs.clear();
+    this.#nameRefs.set(tokenHash, ref);
+    return ref ?? undefined;
+  }
+
+  /** Blanks every stored copy of an email, an address or a name; the events that point at them stay intact. */
+  async erase(kind: 'email' | 'ip' | 'name', value: string): Promise<number> {
     const { rowCount } = await this.#db.query(
       `UPDATE personal_data SET value = NULL, erased_at = now()
        WHERE kind = $1 AND lower(value) = lower($2) AND erased_at IS NULL`,

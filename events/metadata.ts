@@ -9,6 +9,8 @@ export const EventMetadata = z.object({
   visitorId: z.string().optional(),
   requestId: z.string().optional(),
   clientRef: z.number().int().optional(),
+  /** the name an admin or auditor gave at login, as a reference to erasable personal data */
+  actorRef: z.number().int().optional(),
   now: z.iso.datetime(),
 });
 export type EventMetadata = z.infer<typeof EventMetadata>;

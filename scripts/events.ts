@@ -11,7 +11,7 @@ const [command, ...args] = process.argv.slice(2);
 
 const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
        npm run events -- export [--from SEQ] [--to SEQ]
-       npm run events -- erase (--email ADDRESS | --address IP)`;
+       npm run events -- erase (--email ADDRESS | --address IP | --name NAME)`;
 
 async function anchors() {
   const config = loadConfig();
@@ -68,12 +68,18 @@ async function main(): Promise<number> {
       });
     }
     case 'erase': {
-      const email = argValue(args, '--email');
-      const address = argValue(args, '--address');
-      if (!email === !address) break;
+      const given = (
+        [
+          ['email', argValue(args, '--email'), 'email'],
+          ['ip', argValue(args, '--address'), 'address'],
+          ['name', argValue(args, '--name'), 'name'],
+        ] as const
+      ).filter(([, value]) => value);
+      if (given.length !== 1) break;
+      const [kind, value, label] = given[0]!;
       return withStore(async (store) => {
-        const erased = await new PersonalData(store.pool).erase(email ? 'email' : 'ip', (email ?? address)!);
-        console.log(`erased ${erased} stored ${email ? 'email' : 'address'} value(s); the log is unchanged`);
+        const erased = await new PersonalData(store.pool).erase(kind, value!);
+        console.log(`erased ${erased} stored ${label} value(s); the log is unchanged`);
         return 0;
       });
     }

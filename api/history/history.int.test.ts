@@ -132,6 +132,63 @@ describe('tailing the history with after=SEQ', () => {
   });
 });
 
+describe('who did it', () => {
+  const loginAs = async (password: string, name?: unknown) => {
+    const res = await fetch(`${t.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password, name }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('records the name given at login as the actor of every event, filterable and erasable', async () => {
+    const ada = await loginAs('admin-pass', '  Ada Lovelace ');
+    expect(ada.status).toBe(200);
+    const admin = client(t.url, ada.body.sessionToken);
+    const guest = client(t.url, await t.login('guest'));
+    const id = (await guest('POST', '/api/stories', { content: 'Named', authorName: 'Kim', email: 'kim@example.com' }))
+      .body.id;
+    await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved', adminNotes: 'Lovely' });
+    await t.server.runner!.wake();
+    const history = await waitFor(async () => {
+      const h = await auditor('GET', `/api/admin/history/stories/${id}`);
+      return h.body.events?.length === 2 && h.body;
+    });
+    expect(history.events[1]).toMatchObject({
+      type: 'StoryApproved',
+      data: { adminNotes: 'Lovely' },
+      actor: { role: 'admin', name: 'Ada Lovelace' },
+    });
+    expect(history.events[0].actor).toEqual({ role: 'guest', name: null });
+    const byAda = await auditor('GET', '/api/admin/events?actor=ada%20lovelace');
+    expect(byAda.body.events.map((e: { type: string }) => e.type)).toEqual(['StoryApproved']);
+    // the log holds a reference, never the name
+    const raw = await t.db.pool.query(`SELECT metadata::text AS m FROM events WHERE type = 'StoryApproved'`);
+    expect(raw.rows.map((r) => r.m).join()).not.toContain('Ada');
+
+    const { PersonalData } = await import('../personalData.ts');
+    expect(await new PersonalData(t.db.pool).erase('name', 'ADA LOVELACE')).toBe(1);
+    const erased = await auditor('GET', `/api/admin/history/stories/${id}`);
+    expect(erased.body.events[1].actor).toEqual({ role: 'admin', name: null });
+    expect((await auditor('GET', '/api/admin/events/verify')).body.ok).toBe(true);
+  });
+
+  it('takes a name from auditors too, ignores one from guests, and refuses a bad one', async () => {
+    expect((await loginAs('auditor-pass', 'Olive Auditor')).status).toBe(200);
+    const guest = await loginAs('guest-pass', 'Gus');
+    expect(guest.status).toBe(200);
+    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM personal_data WHERE value = 'Gus'`);
+    expect(rows[0].n).toBe(0);
+    for (const name of ['A', 'x'.repeat(61), 42]) {
+      const bad = await loginAs('admin-pass', name);
+      expect(bad.status).toBe(400);
+      expect(JSON.stringify(bad.body)).toMatch(/Name must be/);
+    }
+    expect((await loginAs('admin-pass', '')).status).toBe(200);
+  });
+});
+
 describe('erasing a person', () => {
   it('blanks their email everywhere it is shown, and the chain still verifies', async () => {
     const admin = client(t.url, await t.login('admin'));

@@ -9,6 +9,8 @@ export async function metadataFor(req: Request, personal: PersonalData): Promise
     visitorId: req.session?.visitorId,
     requestId: req.requestId,
     clientRef: req.ip ? await personal.refForAddress(req.ip) : undefined,
+    actorRef:
+      req.session && req.session.role !== 'guest' ? await personal.nameRefForSession(req.session.tokenHash) : undefined,
     now: new Date().toISOString(),
   };
 }
