@@ -13,10 +13,12 @@ const MULTIPART_CALLS = new Set(['POST /upload-direct', 'POST /media/submit-opti
 export function refuseCrossSite(trustProxy: boolean) {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
+    // a browser's own Sec-Fetch-Site cannot be set by a page, and it holds behind a proxy that
+    // rewrites Host (Vite's dev server); Origin is the check for browsers that do not send it
     const site = req.get('sec-fetch-site');
     if (site && site !== 'same-origin' && site !== 'none') throw new HttpError(403, 'Cross-site request refused');
     const origin = req.get('origin');
-    if (origin !== undefined && !sameOrigin(origin, req, trustProxy)) {
+    if (!site && origin !== undefined && !sameOrigin(origin, req, trustProxy)) {
       throw new HttpError(403, 'Cross-site request refused');
     }
     const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
