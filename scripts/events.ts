@@ -1,6 +1,9 @@
 import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
+import { ImportRefused, importNdjson } from '#events/import.ts';
+import { projections } from '#projections/index.ts';
+import { runBatch } from '#projections/runner.ts';
 import { verifyExportFile } from '#events/verifyFile.ts';
 import { loadConfig } from '#api/config.ts';
 import { PersonalData } from '#api/personalData.ts';
@@ -11,6 +14,7 @@ const [command, ...args] = process.argv.slice(2);
 
 const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
        npm run events -- export [--from SEQ] [--to SEQ]
+       npm run events -- import EXPORT.ndjson
        npm run events -- erase (--email ADDRESS | --address IP | --name NAME)`;
 
 async function anchors() {
@@ -64,6 +68,30 @@ async function main(): Promise<number> {
       if (!Number.isInteger(from) || (to !== undefined && !Number.isInteger(Number(to)))) break;
       return withStore(async (store) => {
         await exportNdjson(store.pool, process.stdout, { from, to: to === undefined ? undefined : Number(to) });
+        return 0;
+      });
+    }
+    case 'import': {
+      const file = args[0];
+      if (!file) break;
+      return withStore(async (store) => {
+        try {
+          const { imported, head } = await importNdjson(store.pool, file);
+          console.log(`imported ${imported} events (chain head seq ${head})`);
+        } catch (error) {
+          if (!(error instanceof ImportRefused)) throw error;
+          console.error(`import refused: ${error.message}`);
+          return 1;
+        }
+        // the read models are folded from the restored log
+        for (const projection of projections.filter((p) => p.rebuildable)) {
+          let folded = 0;
+          for (let read = -1; read !== 0;) {
+            ({ read } = await runBatch(store, projection, 2000));
+            folded += read;
+          }
+          console.log(`folded ${folded} events into ${projection.name}`);
+        }
         return 0;
       });
     }
