@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy } from './http/trustProxy.ts';
+import { isProduction, weakSecretProblems } from './secretStrength.ts';
 
 const DEMO = {
   galleryPassword: 'gallery-demo',
@@ -87,18 +88,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const production = e.NODE_ENV === 'production';
+  const production = isProduction(e.NODE_ENV);
   const secrets = {
     galleryPassword: e.GALLERY_PASSWORD ?? DEMO.galleryPassword,
     adminPassword: e.ADMIN_PASSWORD ?? DEMO.adminPassword,
     adminKey: e.ADMIN_KEY ?? DEMO.adminKey,
   };
   if (production) {
-    const weak = Object.entries(secrets).filter(([k, v]) => !v || v === DEMO[k as keyof typeof DEMO]);
-    if (weak.length) {
-      throw new ConfigError(
-        `Refusing to start in production with demo or missing secrets: ${weak.map(([k]) => k).join(', ')}`,
-      );
+    const given = {
+      galleryPassword: e.GALLERY_PASSWORD,
+      adminPassword: e.ADMIN_PASSWORD,
+      auditorPassword: e.AUDITOR_PASSWORD,
+      adminKey: e.ADMIN_KEY,
+    };
+    const problems = weakSecretProblems(given, DEMO);
+    if (problems.length) {
+      throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     }
   }
   const dataDir = path.resolve(e.DATA_DIR);

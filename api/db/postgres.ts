@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -7,7 +8,13 @@ import pg from 'pg';
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 const EMBEDDED_USER = 'postgres';
-const EMBEDDED_PASSWORD = 'tribute-local';
+/** The fixed password of data directories made before the random one (docs/decisions/022). */
+const LEGACY_PASSWORD = 'tribute-local';
+
+/** The superuser's password sits beside the data directory (DATA_DIR/postgres.password), mode 0600. */
+const passwordFile = (dir: string) => `${path.resolve(dir)}.password`;
+const readPassword = (dir: string) =>
+  fs.existsSync(passwordFile(dir)) ? fs.readFileSync(passwordFile(dir), 'utf8').trim() : LEGACY_PASSWORD;
 
 export interface Database {
   url: string;
@@ -24,7 +31,7 @@ export async function openDatabase(opts: {
   if (opts.databaseUrl) return { url: opts.databaseUrl, stop: async () => {} };
   const dir = path.join(opts.dataDir, 'postgres');
   const running = runningPort(dir);
-  if (running) return { url: embeddedUrl(running), stop: async () => {} };
+  if (running) return { url: embeddedUrl(running, 'postgres', readPassword(dir)), stop: async () => {} };
   return startEmbedded(dir, opts.log);
 }
 
@@ -49,11 +56,15 @@ export async function startEmbedded(dir: string, log?: (m: string) => void, data
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   fs.mkdirSync(dir, { recursive: true });
   const port = await freePort();
+  const initialised = fs.existsSync(path.join(dir, 'PG_VERSION'));
+  const hasPasswordFile = fs.existsSync(passwordFile(dir));
+  const password = hasPasswordFile ? readPassword(dir) : randomBytes(24).toString('base64url');
+  if (!initialised && !hasPasswordFile) fs.writeFileSync(passwordFile(dir), `${password}\n`, { mode: 0o600 });
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
     user: EMBEDDED_USER,
-    password: EMBEDDED_PASSWORD,
+    password: hasPasswordFile || !initialised ? password : LEGACY_PASSWORD,
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
@@ -61,13 +72,26 @@ export async function startEmbedded(dir: string, log?: (m: string) => void, data
     onLog: () => {},
     onError: (e) => log?.(`postgres: ${String(e)}`),
   });
-  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  if (!initialised) await server.initialise();
   await server.start();
-  return { url: embeddedUrl(port, database), stop: () => server.stop() };
+  if (initialised && !hasPasswordFile) await replaceLegacyPassword(dir, port, password);
+  return { url: embeddedUrl(port, database, password), stop: () => server.stop() };
 }
 
-export function embeddedUrl(port: number, database = 'postgres') {
-  return `postgres://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${database}`;
+/** A data directory made with the old fixed password gets a random one, written down first. */
+async function replaceLegacyPassword(dir: string, port: number, password: string) {
+  const client = new pg.Client({ connectionString: embeddedUrl(port, 'postgres', LEGACY_PASSWORD) });
+  await client.connect();
+  try {
+    fs.writeFileSync(passwordFile(dir), `${password}\n`, { mode: 0o600 });
+    await client.query(`ALTER ROLE ${EMBEDDED_USER} PASSWORD '${password}'`);
+  } finally {
+    await client.end();
+  }
+}
+
+export function embeddedUrl(port: number, database = 'postgres', password = LEGACY_PASSWORD) {
+  return `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
 function runningPort(dir: string): number | undefined {
