@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '#api/config.ts';
+import { startServer } from '#api/server.ts';
+import { ADMIN_KEY, client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+async function loginWithCookies(password: string, cookie = '') {
+  const res = await fetch(`${t.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify({ password }),
+  });
+  const body = (await res.json()) as { sessionToken: string };
+  const cookies = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+  return { token: body.sessionToken, cookies, cacheControl: res.headers.get('cache-control') };
+}
+const sessionStatus = async (token: string) => (await client(t.url, token)('GET', '/api/auth/session')).status;
+
+describe('sessions', () => {
+  it('ends the browser’s previous session at a new login, and keeps its visitor id', async () => {
+    const guest = await loginWithCookies(PASSWORDS.guest);
+    const guestVisitor = (await client(t.url, guest.token)('GET', '/api/auth/session')).body.visitorId;
+    const admin = await loginWithCookies(PASSWORDS.admin, guest.cookies);
+    expect(await sessionStatus(guest.token)).toBe(401);
+    const after = await client(t.url, admin.token)('GET', '/api/auth/session');
+    expect(after.body).toMatchObject({ userType: 'admin', visitorId: guestVisitor });
+  });
+
+  it('ends a session idle too long, and one past its absolute lifetime', async () => {
+    const idle = await t.login('admin');
+    const old = await t.login('guest');
+    expect(await sessionStatus(idle)).toBe(200);
+    await t.db.pool.query(
+      `UPDATE sessions SET last_seen_at = now() - interval '3 hours' WHERE role = 'admin' AND last_seen_at > now() - interval '1 minute'`,
+    );
+    expect(await sessionStatus(idle)).toBe(401);
+    await t.db.pool.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE role = 'guest'`);
+    expect(await sessionStatus(old)).toBe(401);
+  });
+
+  it('purges expired sessions', async () => {
+    await t.db.pool.query(
+      `INSERT INTO sessions (token_hash, role, visitor_id, expires_at) VALUES ('stale', 'guest', gen_random_uuid(), now() - interval '1 day')`,
+    );
+    await t.login('guest');
+    const { rowCount } = await t.db.pool.query(`SELECT 1 FROM sessions WHERE token_hash = 'stale'`);
+    expect(rowCount).toBe(0);
+  });
+
+  it('ends the sessions opened with a password that has since changed', async () => {
+    const admin = await t.login('admin');
+    const guest = await t.login('guest');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-rotated-'));
+    const rotated = await startServer(
+      loadConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        DATABASE_URL: t.db.url,
+        GALLERY_PASSWORD: PASSWORDS.guest,
+        ADMIN_PASSWORD: 'a-new-admin-password',
+        AUDITOR_PASSWORD: PASSWORDS.auditor,
+        ADMIN_KEY,
+      }),
+      'api',
+    );
+    try {
+      const api = (token: string) => client(`http://127.0.0.1:${rotated.port}`, token);
+      expect((await api(admin)('GET', '/api/auth/session')).status).toBe(401);
+      expect((await api(guest)('GET', '/api/auth/session')).status).toBe(200);
+    } finally {
+      await rotated.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers with Cache-Control: no-store wherever a token or personal data travels', async () => {
+    expect((await loginWithCookies(PASSWORDS.guest)).cacheControl).toBe('no-store');
+    const admin = client(t.url, await t.login('admin'));
+    for (const url of ['/api/admin/queue', '/api/admin/stories/pending', '/api/auth/session']) {
+      expect((await admin('GET', url)).headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});
