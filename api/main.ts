@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
+import { markDraining } from './observability/health.ts';
 import { configureLogger, log } from './observability/logger.ts';
 import { startServer, type Role } from './server.ts';
 
@@ -62,6 +63,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) process.exit(1);
     closing = true;
+    markDraining();
     log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
     const deadline = setTimeout(() => {
       log.error({ graceMs: config.shutdownGraceMs }, 'shutdown passed its deadline; exiting anyway');

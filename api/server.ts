@@ -10,6 +10,7 @@ import type { Deps } from './deps.ts';
 import { createApp } from './http/app.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/jobQueue.ts';
+import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';
 import { PersonalData } from './personalData.ts';
 import { livePublisher } from './realtime/publisher.ts';
 import { Realtime } from './realtime/realtime.ts';
@@ -44,6 +45,7 @@ function notifyOtherProcesses(store: EventStore) {
 export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: console.error });
   const pool = createPool(database.url);
+  measureLagFrom(pool);
   await migrate(pool);
   const store = new EventStore(pool);
   notifyOtherProcesses(store);
@@ -55,7 +57,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
 
   // the queue needs its handlers at start, and the handlers need deps: fill the late field after
   const deps = { config, pool, store, sessions, personal, blobs } as Deps;
-  deps.jobs = await JobQueue.start(database.url, working ? jobHandlers(deps) : undefined);
+  deps.jobs = await JobQueue.start(database.url, working ? instrumentJobs(jobHandlers(deps)) : undefined);
 
   let httpServer: http.Server | undefined;
   if (serving) httpServer = http.createServer(createApp(deps));

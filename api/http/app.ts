@@ -15,6 +15,10 @@ import { imageRoutes } from '../images/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { apiGuards } from '../limits/guards.ts';
 import { mediaRoutes } from '../media/routes.ts';
+import { healthRoutes } from '../observability/health.ts';
+import { httpMetrics } from '../observability/metrics.ts';
+import { requestContext } from '../observability/requestContext.ts';
+import { requestLog } from '../observability/requestLog.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
 import { securityHeaders } from './securityHeaders.ts';
@@ -33,14 +37,13 @@ export function createApp(deps: Deps) {
   app.use((req, res, next) => {
     req.requestId = randomUUID();
     res.set('X-Request-Id', req.requestId);
-    next();
+    requestContext.run({ requestId: req.requestId }, next);
   });
+  app.use(requestLog);
+  app.use(httpMetrics);
   app.use(securityHeaders(deps.config));
   app.use(compression());
-
-  app.get('/health-check', (_req, res) => {
-    res.type('text/plain').send('System Status: Operational');
-  });
+  app.use(healthRoutes(deps));
 
   const api = express.Router();
   api.use(cookieParser());

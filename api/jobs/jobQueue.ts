@@ -1,5 +1,6 @@
 import { PgBoss } from 'pg-boss';
 import type pg from 'pg';
+import { currentRequestId } from '../observability/requestContext.ts';
 
 /** Every job the system runs, with its payload. One handler each: handle<Job>. */
 export interface JobPayloads {
@@ -43,7 +44,9 @@ export class JobQueue {
   /** Enqueues a job; pass the transaction's client so the job exists exactly when the write commits. */
   async send<K extends JobName>(name: K, data: JobPayloads[K], tx?: pg.PoolClient): Promise<void> {
     const db = tx && { executeSql: (text: string, values?: unknown[]) => tx.query(text, values) };
-    await this.#boss.send(name, data, db ? { db } : {});
+    // the request that caused the job, for the job's log lines
+    const requestId = currentRequestId();
+    await this.#boss.send(name, requestId ? { ...data, requestId } : data, db ? { db } : {});
   }
 
   async stop() {

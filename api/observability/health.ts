@@ -1,0 +1,71 @@
+import { Router } from 'express';
+import type { Deps } from '../deps.ts';
+import { metricsRegistry, projectionLag } from './metrics.ts';
+
+let draining = false;
+/** Called when shutdown starts: readiness fails at once so the proxy sends new visitors elsewhere. */
+export function markDraining(): void {
+  draining = true;
+}
+
+type Check = { ok: boolean; detail?: string; ms: number };
+
+async function timed(work: () => Promise<string | undefined>, timeoutMs = 2000): Promise<Check> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const detail = await Promise.race([
+      work(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true, detail, ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return { ok: false, detail: (error as Error).message, ms: Math.round(performance.now() - started) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Liveness (/health-check: the process answers), readiness (/ready: the database, the object store
+ * and the projections are fit to serve) and the Prometheus scrape (/metrics). docs/decisions/017.
+ */
+export function healthRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.get('/health-check', (_req, res) => {
+    res.type('text/plain').send('System Status: Operational');
+  });
+
+  router.get('/ready', async (_req, res) => {
+    const database = await timed(async () => {
+      await deps.pool.query('SELECT 1');
+      return undefined;
+    });
+    // a key that never exists: the store must answer "not found", not fail to answer
+    const storage = await timed(async () => {
+      await deps.blobs.stat('health/readiness-probe');
+      return undefined;
+    });
+    const projections = database.ok
+      ? await timed(async () => {
+          const lag = await projectionLag(deps.pool);
+          const worst = lag.reduce((a, b) => (b.events > a.events ? b : a), { name: '', events: 0, seconds: 0 });
+          if (worst.events > deps.config.readyMaxLag) {
+            throw new Error(`${worst.name} is ${worst.events} events behind (limit ${deps.config.readyMaxLag})`);
+          }
+          return `at most ${worst.events} events behind`;
+        })
+      : { ok: false, detail: 'database unavailable', ms: 0 };
+    const checks = { database, storage, projections, accepting: { ok: !draining, ms: 0 } };
+    const ready = Object.values(checks).every((c) => c.ok);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+  });
+
+  router.get('/metrics', async (_req, res) => {
+    res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
+  });
+  return router;
+}
