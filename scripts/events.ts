@@ -8,14 +8,17 @@ import { verifyExportFile } from '#events/verifyFile.ts';
 import { loadConfig } from '#api/config.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { createBlobStore } from '#api/storage/index.ts';
-import { argValue, withStore } from './cli.ts';
-
-const [command, ...args] = process.argv.slice(2);
+import { argValue, runCommand, withStore } from './cli.ts';
 
 const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
        npm run events -- export [--from SEQ] [--to SEQ]
        npm run events -- import EXPORT.ndjson
-       npm run events -- erase (--email ADDRESS | --address IP | --name NAME)`;
+       npm run events -- erase (--email ADDRESS | --address IP | --name NAME)
+
+  verify   checks the whole hash chain (or an exported file); exit 1 and the first bad position
+  export   the log as NDJSON on stdout, in position order
+  import   restores a verified export into an empty database
+  erase    blanks a person's stored email, address or name; the log and its chain are untouched`;
 
 async function anchors() {
   const config = loadConfig();
@@ -38,7 +41,7 @@ async function verifyFile(file: string): Promise<number> {
   return 1;
 }
 
-async function main(): Promise<number> {
+async function main([command, ...args]: string[]): Promise<number> {
   switch (command) {
     case 'verify': {
       const file = argValue(args, '--file');
@@ -116,4 +119,4 @@ async function main(): Promise<number> {
   return 2;
 }
 
-process.exitCode = await main();
+await runCommand(usage, main);
