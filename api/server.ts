@@ -12,7 +12,7 @@ import { jobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/jobQueue.ts';
 import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';
 import { PersonalData } from './personalData.ts';
-import { livePublisher } from './realtime/publisher.ts';
+import { writeLiveMessages } from '#projections/live/outbox.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { createBlobStore } from './storage/index.ts';
 import { anchorStoreFor } from '#events/anchors.ts';
@@ -61,14 +61,16 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
 
   let httpServer: http.Server | undefined;
   if (serving) httpServer = http.createServer(createApp(deps));
-  const realtime = new Realtime(pool, store, sessions, httpServer);
+  const realtime = new Realtime(pool, sessions, httpServer);
   deps.realtime = realtime;
+  await realtime.start();
 
   let runner: ProjectionRunner | undefined;
   let anchorer: ChainAnchorer | undefined;
   if (working) {
     runner = new ProjectionRunner(store, projections);
-    runner.onCommitted(livePublisher(pool, realtime));
+    // the catalog's live messages are written in its own batch transactions (docs/decisions/011)
+    runner.duringBatch('catalog', writeLiveMessages);
     await runner.start();
     // the verified head of the hash chain, anchored outside the database every minute (decision 030)
     anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs));

@@ -37,7 +37,7 @@ const SELECT_EVENT = `SELECT e.position, e.transaction_id::text AS transaction_i
   e.type, e.schema_version, e.data, e.metadata, e.recorded_at, c.seq
   FROM events e LEFT JOIN event_chain c ON c.position = e.position`;
 
-interface EventRow {
+export interface EventRow {
   position: number;
   transaction_id: string;
   stream_id: string;
@@ -49,6 +49,23 @@ interface EventRow {
   recorded_at: Date;
   seq: number | null;
 }
+
+/** An event as stored, not decoded: what the sealer hashes, and what a projection decodes one by one. */
+export interface StoredEvent {
+  position: number;
+  transactionId: string;
+  type: string;
+  seq: number | null;
+  row: EventRow;
+}
+
+const stored = (row: EventRow): StoredEvent => ({
+  position: row.position,
+  transactionId: row.transaction_id,
+  type: row.type,
+  seq: row.seq,
+  row,
+});
 
 export function decodeRow(row: EventRow): RecordedEvent {
   const { type, data } = registry.decode(row.type, row.schema_version, row.data);
@@ -157,39 +174,38 @@ export class EventStore {
     return { state, version: events.at(-1)?.streamVersion ?? 0 };
   }
 
-  /** Sealed events by their chain seq, in order: what a reconnecting live client missed. */
+  /** Sealed events after a chain seq, in chain order, as stored: what projections fold. */
   async readSealed(
     afterSeq: number,
-    uptoSeq: number,
     limit: number,
     db: Queryable = this.pool,
-  ): Promise<RecordedEvent[]> {
+    uptoSeq?: number,
+  ): Promise<StoredEvent[]> {
     const { rows } = await db.query<EventRow>(
-      `${SELECT_EVENT} WHERE c.seq > $1 AND c.seq <= $2 ORDER BY c.seq LIMIT $3`,
-      [afterSeq, uptoSeq, limit],
+      `${SELECT_EVENT} WHERE c.seq > $1 AND ($3::bigint IS NULL OR c.seq <= $3) ORDER BY c.seq LIMIT $2`,
+      [afterSeq, limit, uptoSeq ?? null],
     );
-    return rows.map(decodeRow);
+    return rows.map(stored);
   }
 
   /**
    * Events after the checkpoint in global order, only from transactions older than every one still
    * running: a transaction that commits late can never be overtaken.
    */
-  async readAfter(
-    checkpoint: Checkpoint,
-    limit: number,
-    db: Queryable = this.pool,
-    until?: Checkpoint,
-  ): Promise<RecordedEvent[]> {
+  async readAfter(checkpoint: Checkpoint, limit: number, db: Queryable = this.pool): Promise<RecordedEvent[]> {
+    return (await this.readCommitted(checkpoint, limit, db)).map((e) => decodeRow(e.row));
+  }
+
+  /** readAfter, as stored: the sealer chains events whatever their type, decodable or not. */
+  async readCommitted(checkpoint: Checkpoint, limit: number, db: Queryable = this.pool): Promise<StoredEvent[]> {
     const { rows } = await db.query<EventRow>(
       `${SELECT_EVENT}
        WHERE (e.transaction_id, e.position) > ($1::xid8, $2::bigint)
          AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         AND ($4::xid8 IS NULL OR (e.transaction_id, e.position) <= ($4::xid8, $5::bigint))
        ORDER BY e.transaction_id, e.position
        LIMIT $3`,
-      [checkpoint.transactionId, checkpoint.position, limit, until?.transactionId ?? null, until?.position ?? null],
+      [checkpoint.transactionId, checkpoint.position, limit],
     );
-    return rows.map(decodeRow);
+    return rows.map(stored);
   }
 }

@@ -1,73 +1,107 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { inTransaction } from '#api/db/postgres.ts';
-import { START, type Checkpoint, type EventStore } from '#events/store.ts';
+import type { EventStore } from '#events/store.ts';
 import type { Projection } from './projection.ts';
-import { lockCheckpoint } from './runner.ts';
+import { decodeFor, lockCheckpoint } from './runner.ts';
 
 const REPLAY_BATCH = 2000;
 
-async function replay(store: EventStore, projection: Projection, db: pg.PoolClient, until?: Checkpoint) {
-  let checkpoint = START;
-  for (;;) {
-    const events = await store.readAfter(checkpoint, REPLAY_BATCH, db, until);
-    if (events.length === 0) return checkpoint;
-    const relevant = events.filter((e) => projection.canHandle.includes(e.type));
+/** Folds sealed events after `fromSeq` up to `uptoSeq` into the tables on the search path. */
+async function replay(store: EventStore, projection: Projection, db: pg.PoolClient, fromSeq: number, uptoSeq: number) {
+  let seq = fromSeq;
+  while (seq < uptoSeq) {
+    const events = await store.readSealed(seq, REPLAY_BATCH, db, uptoSeq);
+    if (events.length === 0) break;
+    const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
+      projection.canHandle.includes(e.type),
+    );
     if (relevant.length) await projection.apply(relevant, db);
-    const last = events.at(-1)!;
-    checkpoint = { transactionId: last.transactionId, position: last.position };
+    seq = events.at(-1)!.seq!;
+  }
+  return seq;
+}
+
+async function liveSeq(db: pg.PoolClient, name: string): Promise<number> {
+  await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [name]);
+  const { rows } = await db.query<{ seq: number }>(`SELECT seq FROM projection_checkpoints WHERE name = $1`, [name]);
+  return rows[0]!.seq;
+}
+
+async function createScratch(db: pg.PoolClient, projection: Projection): Promise<string> {
+  const scratch = `scratch_${randomBytes(6).toString('hex')}`;
+  await db.query(`CREATE SCHEMA ${scratch}`);
+  for (const t of projection.tables) await db.query(`CREATE TABLE ${scratch}.${t} (LIKE public.${t} INCLUDING ALL)`);
+  return scratch;
+}
+
+/** Runs `work` with the scratch schema first on the search path, so the projection's SQL writes there. */
+async function inScratch<T>(db: pg.PoolClient, scratch: string, work: () => Promise<T>): Promise<T> {
+  await db.query(`SET LOCAL search_path TO ${scratch}, public`);
+  try {
+    return await work();
+  } finally {
+    await db.query(`SET LOCAL search_path TO public`);
   }
 }
 
-/** Empties a read model and replays the whole log into it, in one transaction. */
-export async function rebuild(store: EventStore, projection: Projection): Promise<Checkpoint> {
+/**
+ * Rebuilds a read model from the log without stopping the show: the replay runs into a scratch
+ * schema while the live model keeps serving and moving; then, holding the checkpoint for a moment,
+ * the last few events are replayed and the rows are swapped in. Readers see the old rows until that
+ * transaction commits (DELETE and INSERT, not TRUNCATE, so nobody waits on a table lock).
+ *
+ * It replays up to the live checkpoint, never further: what lies beyond is the runner's, which also
+ * writes the live messages for it. Returns the chain seq the rebuilt model stands at.
+ */
+export async function rebuild(store: EventStore, projection: Projection): Promise<number> {
   if (!projection.rebuildable) throw new Error(`${projection.name} is never rebuilt`);
-  return inTransaction(store.pool, async (db) => {
-    await lockCheckpoint(db, projection.name);
-    await db.query(`TRUNCATE ${projection.tables.join(', ')}`);
-    const reached = await replay(store, projection, db);
-    await db.query(
-      `UPDATE projection_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE name = $1`,
-      [projection.name, reached.transactionId, reached.position],
-    );
-    return reached;
+  const { scratch, reached } = await inTransaction(store.pool, async (db) => {
+    const scratch = await createScratch(db, projection);
+    const upto = await liveSeq(db, projection.name);
+    return { scratch, reached: await inScratch(db, scratch, () => replay(store, projection, db, 0, upto)) };
   });
+  try {
+    return await inTransaction(store.pool, async (db) => {
+      const { seq: live } = await lockCheckpoint(db, projection.name);
+      await inScratch(db, scratch, () => replay(store, projection, db, reached, live));
+      for (const t of projection.tables) {
+        await db.query(`DELETE FROM public.${t}`);
+        await db.query(`INSERT INTO public.${t} SELECT * FROM ${scratch}.${t}`);
+      }
+      return live;
+    });
+  } finally {
+    await store.pool.query(`DROP SCHEMA IF EXISTS ${scratch} CASCADE`);
+  }
 }
 
 export type CheckResult = { ok: true } | { ok: false; table: string; difference: string };
 
 /**
- * Replays the log into a scratch schema up to the live checkpoint and compares table by table.
- * The checkpoint row is held FOR SHARE meanwhile, so the live model cannot move under the comparison.
+ * Replays the log into a scratch schema up to the live checkpoint and compares table by table. One
+ * REPEATABLE READ snapshot sees the live tables exactly at their checkpoint, so nothing is locked:
+ * the live model goes on moving while the comparison runs.
  */
 export async function check(store: EventStore, projection: Projection): Promise<CheckResult> {
-  const scratch = `check_${randomBytes(6).toString('hex')}`;
-  return inTransaction(store.pool, async (db) => {
-    await db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT DO NOTHING`, [projection.name]);
-    const { rows } = await db.query<{ transaction_id: string; position: number }>(
-      `SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = $1 FOR SHARE`,
-      [projection.name],
-    );
-    const live = { transactionId: rows[0]!.transaction_id, position: rows[0]!.position };
-    await db.query(`CREATE SCHEMA ${scratch}`);
+  const client = await store.pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    const live = await liveSeq(client, projection.name);
+    const scratch = await createScratch(client, projection);
+    await inScratch(client, scratch, () => replay(store, projection, client, 0, live));
     for (const t of projection.tables) {
-      await db.query(`CREATE TABLE ${scratch}.${t} (LIKE public.${t} INCLUDING ALL)`);
+      const { rows: diff } = await client.query<{ side: string; row: unknown }>(
+        `(SELECT 'live only' AS side, to_jsonb(x) AS row FROM (TABLE public.${t} EXCEPT ALL TABLE ${scratch}.${t}) x LIMIT 1)
+         UNION ALL
+         (SELECT 'replay only', to_jsonb(y) FROM (TABLE ${scratch}.${t} EXCEPT ALL TABLE public.${t}) y LIMIT 1)`,
+      );
+      if (diff[0]) return { ok: false, table: t, difference: `${diff[0].side}: ${JSON.stringify(diff[0].row)}` };
     }
-    await db.query(`SET LOCAL search_path TO ${scratch}, public`);
-    await replay(store, projection, db, live);
-    try {
-      for (const t of projection.tables) {
-        const { rows: diff } = await db.query<{ side: string; row: unknown }>(
-          `(SELECT 'live only' AS side, to_jsonb(x) AS row FROM (TABLE public.${t} EXCEPT ALL TABLE ${scratch}.${t}) x LIMIT 1)
-           UNION ALL
-           (SELECT 'replay only', to_jsonb(y) FROM (TABLE ${scratch}.${t} EXCEPT ALL TABLE public.${t}) y LIMIT 1)`,
-        );
-        if (diff[0]) return { ok: false, table: t, difference: `${diff[0].side}: ${JSON.stringify(diff[0].row)}` };
-      }
-      return { ok: true };
-    } finally {
-      await db.query(`SET LOCAL search_path TO public`);
-      await db.query(`DROP SCHEMA ${scratch} CASCADE`);
-    }
-  });
+    return { ok: true };
+  } finally {
+    // nothing of the check is kept: the scratch schema goes with the transaction
+    await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
 }

@@ -1,51 +1,39 @@
 import type pg from 'pg';
 import { inTransaction } from '#api/db/postgres.ts';
+import { PgListener } from '#db/listener.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
-import { START, type Checkpoint, type EventStore, type RecordedEvent } from '#events/store.ts';
+import { decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
 import type { Projection } from './projection.ts';
 
 export const WAKE_CHANNEL = 'tribute_events';
 const BATCH = 500;
 
+/**
+ * Work done inside a projection's batch transaction, after its read-model writes and before its
+ * checkpoint moves: the live outbox is written this way, so it commits with the state it describes.
+ */
+export type BatchHook = (events: readonly RecordedEvent[], db: pg.PoolClient) => Promise<void>;
+
+/** Told of each batch once it has committed (benchmarks measure lag with it). */
 export type CommittedListener = (projection: string, events: readonly RecordedEvent[]) => void;
 
-/** Runs one batch of a projection: read-model writes and checkpoint commit together. */
-export async function runBatch(
-  store: EventStore,
-  projection: Projection,
-  limit = BATCH,
-  followChain = false,
-): Promise<{ read: number; applied: RecordedEvent[] }> {
-  return inTransaction(store.pool, async (db) => {
-    const checkpoint = await lockCheckpoint(db, projection.name);
-    const until = followChain ? await readCheckpoint(db, CHAIN_PROJECTION) : undefined;
-    const events = await store.readAfter(checkpoint, limit, db, until);
-    if (events.length === 0) return { read: 0, applied: [] };
-    const relevant = events.filter((e) => projection.canHandle.includes(e.type));
-    if (relevant.length) await projection.apply(relevant, db);
-    const last = events.at(-1)!;
-    await db.query(
-      `UPDATE projection_checkpoints SET transaction_id = $2::xid8, position = $3, updated_at = now() WHERE name = $1`,
-      [projection.name, last.transactionId, last.position],
-    );
-    return { read: events.length, applied: relevant };
-  });
+/** What the hash-chain sealer needs: every committed event, decodable or not, in commit order. */
+interface Sealer {
+  name: string;
+  apply(events: readonly StoredEvent[], db: pg.PoolClient): Promise<void>;
 }
 
-export async function readCheckpoint(db: pg.PoolClient, name: string): Promise<Checkpoint> {
-  const { rows } = await db.query<{ transaction_id: string; position: number }>(
-    `SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = $1`,
-    [name],
-  );
-  const row = rows[0];
-  return row ? { transactionId: row.transaction_id, position: row.position } : START;
+interface CheckpointRow {
+  transactionId: string;
+  position: number;
+  seq: number;
 }
 
 /** Locks the projection's checkpoint row for this transaction: one runner per projection at a time. */
-export async function lockCheckpoint(db: pg.PoolClient, name: string): Promise<Checkpoint> {
+export async function lockCheckpoint(db: pg.PoolClient, name: string): Promise<CheckpointRow> {
   const select = () =>
-    db.query<{ transaction_id: string; position: number }>(
-      `SELECT transaction_id::text, position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+    db.query<{ transaction_id: string; position: number; seq: number }>(
+      `SELECT transaction_id::text, position, seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
       [name],
     );
   let { rows } = await select();
@@ -54,30 +42,119 @@ export async function lockCheckpoint(db: pg.PoolClient, name: string): Promise<C
     ({ rows } = await select());
   }
   const row = rows[0]!;
-  return { transactionId: row.transaction_id, position: row.position };
+  return { transactionId: row.transaction_id, position: row.position, seq: row.seq };
+}
+
+async function moveCheckpoint(db: pg.PoolClient, name: string, last: StoredEvent, seq: number) {
+  await db.query(
+    `UPDATE projection_checkpoints SET transaction_id = $2::xid8, position = $3, seq = $4, updated_at = now()
+     WHERE name = $1`,
+    [name, last.transactionId, last.position, seq],
+  );
+}
+
+/** Seals the next committed events, in commit order, into the hash chain. */
+async function sealBatch(store: EventStore, sealer: Sealer, limit: number): Promise<number> {
+  return inTransaction(store.pool, async (db) => {
+    const checkpoint = await lockCheckpoint(db, sealer.name);
+    const events = await store.readCommitted(checkpoint, limit, db);
+    if (events.length === 0) return 0;
+    await sealer.apply(events, db);
+    const { rows } = await db.query<{ seq: number }>(`SELECT coalesce(max(seq), 0) AS seq FROM event_chain`);
+    await moveCheckpoint(db, sealer.name, events.at(-1)!, rows[0]!.seq);
+    return events.length;
+  });
 }
 
 /**
+ * Decodes stored events for a projection. One it cannot read (an unknown type, a schema it cannot
+ * upcast) is set aside in quarantined_events instead of stopping every projection behind it.
+ */
+export async function decodeFor(
+  projection: string,
+  events: readonly StoredEvent[],
+  db: pg.PoolClient,
+): Promise<RecordedEvent[]> {
+  const decoded: RecordedEvent[] = [];
+  for (const event of events) {
+    try {
+      decoded.push(decodeRow(event.row));
+    } catch (error) {
+      await db.query(
+        `INSERT INTO quarantined_events (projection, seq, position, reason) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
+        [projection, event.seq, event.position, String((error as Error).message ?? error).slice(0, 500)],
+      );
+    }
+  }
+  return decoded;
+}
+
+/** Applies the next sealed events, in chain order, to one read model; writes and checkpoint commit together. */
+async function applyBatch(
+  store: EventStore,
+  projection: Projection,
+  limit: number,
+  hook?: BatchHook,
+): Promise<{ read: number; applied: RecordedEvent[] }> {
+  return inTransaction(store.pool, async (db) => {
+    const checkpoint = await lockCheckpoint(db, projection.name);
+    const events = await store.readSealed(checkpoint.seq, limit, db);
+    if (events.length === 0) return { read: 0, applied: [] };
+    const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
+      projection.canHandle.includes(e.type),
+    );
+    if (relevant.length) await projection.apply(relevant, db);
+    await hook?.(relevant, db);
+    const last = events.at(-1)!;
+    await moveCheckpoint(db, projection.name, last, last.seq!);
+    return { read: events.length, applied: relevant };
+  });
+}
+
+/** Runs one batch of a projection (the sealer by commit order, the others by chain seq). */
+export async function runBatch(
+  store: EventStore,
+  projection: Projection,
+  limit = BATCH,
+  hook?: BatchHook,
+): Promise<{ read: number; applied: RecordedEvent[] }> {
+  if (projection.name === CHAIN_PROJECTION) {
+    // the sealer reads only positions: it chains what is stored, decodable or not
+    return { read: await sealBatch(store, projection as unknown as Sealer, limit), applied: [] };
+  }
+  return applyBatch(store, projection, limit, hook);
+}
+
+const FIRST_BACKOFF_MS = 4;
+const LONGEST_BACKOFF_MS = 250;
+
+/**
  * Keeps every projection caught up: at start, whenever this process appends, and whenever another
- * process NOTIFYs. Projections run in order; with the chain sealer first, the others never get ahead of it.
+ * process NOTIFYs. The chain sealer runs first; the others fold sealed events in chain order, so the
+ * order the hash covers is the order the read models fold.
  */
 export class ProjectionRunner {
   readonly #store: EventStore;
   readonly #projections: readonly Projection[];
+  readonly #hooks = new Map<string, BatchHook>();
   readonly #listeners: CommittedListener[] = [];
-  /** When the chain is sealed here, other projections only apply sealed events (they have a seq). */
-  readonly #sealsChain: boolean;
-  #listenClient?: pg.PoolClient;
+  #listener?: PgListener;
   #running?: Promise<void>;
   #again = false;
   #stopped = false;
   #retry?: NodeJS.Timeout;
+  #backoffMs = FIRST_BACKOFF_MS;
   #poll?: NodeJS.Timeout;
 
   constructor(store: EventStore, projections: readonly Projection[]) {
     this.#store = store;
     this.#projections = projections;
-    this.#sealsChain = projections[0]?.name === CHAIN_PROJECTION;
+  }
+
+  /** Runs `hook` inside every batch transaction of the named projection. */
+  duringBatch(projection: string, hook: BatchHook) {
+    this.#hooks.set(projection, hook);
   }
 
   onCommitted(listener: CommittedListener) {
@@ -86,11 +163,15 @@ export class ProjectionRunner {
 
   async start() {
     this.#store.onAppend(() => this.wake());
-    this.#listenClient = await this.#store.pool.connect();
-    this.#listenClient.on('notification', () => this.wake());
-    this.#listenClient.on('error', () => {});
-    await this.#listenClient.query(`LISTEN ${WAKE_CHANNEL}`);
-    // A safety net for a missed notification (a dropped listen connection, say).
+    this.#listener = new PgListener({
+      config: this.#store.pool.options,
+      channels: [WAKE_CHANNEL],
+      onNotify: () => void this.wake(),
+      onListening: () => void this.wake(),
+      log: (message, error) => console.error(`projection runner: ${message}`, error ?? ''),
+    });
+    await this.#listener.start();
+    // A safety net for a notification lost while the listener was reconnecting.
     this.#poll = setInterval(() => this.wake(), 1000);
     await this.wake();
   }
@@ -100,10 +181,7 @@ export class ProjectionRunner {
     clearInterval(this.#poll);
     clearTimeout(this.#retry);
     await this.#running?.catch(() => {});
-    if (this.#listenClient) {
-      await this.#listenClient.query(`UNLISTEN ${WAKE_CHANNEL}`).catch(() => {});
-      this.#listenClient.release(true);
-    }
+    await this.#listener?.stop();
   }
 
   /** Catches every projection up; concurrent wakes fold into one more pass. */
@@ -123,22 +201,25 @@ export class ProjectionRunner {
     do {
       this.#again = false;
       try {
-        for (const projection of this.#projections) await this.#catchUp(projection);
-        if (await this.#eventsInFlight()) this.#scheduleRetry();
+        let progressed = false;
+        for (const projection of this.#projections) progressed = (await this.#catchUp(projection)) || progressed;
+        if (await this.#eventsInFlight()) this.#scheduleRetry(progressed);
+        else this.#backoffMs = FIRST_BACKOFF_MS;
       } catch (error) {
         if (!this.#stopped) console.error('projection runner:', error);
-        this.#scheduleRetry(200);
+        this.#scheduleRetry(false, 200);
       }
     } while (this.#again && !this.#stopped);
   }
 
-  async #catchUp(projection: Projection) {
+  async #catchUp(projection: Projection): Promise<boolean> {
+    let progressed = false;
     for (;;) {
-      if (this.#stopped) return;
-      const followChain = this.#sealsChain && projection.name !== CHAIN_PROJECTION;
-      const { read, applied } = await runBatch(this.#store, projection, BATCH, followChain);
-      if (applied.length) for (const l of this.#listeners) l(projection.name, applied);
-      if (read < BATCH) return;
+      if (this.#stopped) return progressed;
+      const { read, applied } = await runBatch(this.#store, projection, BATCH, this.#hooks.get(projection.name));
+      if (applied.length) for (const listener of this.#listeners) listener(projection.name, applied);
+      progressed ||= read > 0;
+      if (read < BATCH) return progressed;
     }
   }
 
@@ -150,11 +231,18 @@ export class ProjectionRunner {
     return rows[0]!.pending;
   }
 
-  #scheduleRetry(ms = 3) {
+  /**
+   * Looks again soon while a transaction holds the horizon back: at once after progress, then with
+   * pauses that grow, so a long transaction elsewhere costs a few queries a second, not hundreds.
+   */
+  #scheduleRetry(progressed: boolean, ms?: number) {
     if (this.#stopped || this.#retry) return;
+    if (progressed) this.#backoffMs = FIRST_BACKOFF_MS;
+    const delay = ms ?? this.#backoffMs;
+    if (ms === undefined) this.#backoffMs = Math.min(this.#backoffMs * 2, LONGEST_BACKOFF_MS);
     this.#retry = setTimeout(() => {
       this.#retry = undefined;
       void this.wake();
-    }, ms);
+    }, delay);
   }
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
-import type pg from 'pg';
+import { parseCookie } from 'cookie';
+import pg from 'pg';
 import { Server, type Socket } from 'socket.io';
-import type { EventStore } from '#events/store.ts';
+import { ROOMS, type HandshakeAuth, type LiveMessage, type ServerToClientEvents } from '#contract/live.ts';
 import { SESSION_COOKIE } from '../auth/middleware.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
-import { messagesFor } from './changes.ts';
-import { ROOMS, ROOM_OF, sessionRoom, type Message, type ServerToClientEvents } from './events.ts';
+import { LiveTail, type OutboxMessage } from './liveTail.ts';
 
 interface SocketData {
   session: Session;
@@ -15,17 +15,12 @@ interface SocketData {
 type IoServer = Server<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
 type IoSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
 
-/** More than this many missed events and a reconnecting client is told to refetch instead. */
-const CATCH_UP_LIMIT = 500;
 const PRESENCE_HEARTBEAT_MS = 10_000;
+/** A client ahead of this process (it was on another one) waits this long for this one to catch up. */
+const REACH_TIMEOUT_MS = 2000;
+const WELCOME_ROUNDS = 20;
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
-  }
-  return undefined;
-}
+export const sessionRoom = (tokenHash: string) => `session:${tokenHash}`;
 
 /**
  * Browsers must come from this site: an Origin whose host is neither the request's Host nor the
@@ -42,78 +37,141 @@ function sameOrigin(req: http.IncomingMessage): boolean {
   }
 }
 
+function tokenOf(socket: IoSocket): string | undefined {
+  const { token } = socket.handshake.auth as HandshakeAuth;
+  if (typeof token === 'string' && token) return token;
+  const header = socket.request.headers.cookie;
+  return header ? parseCookie(header)[SESSION_COOKIE] : undefined;
+}
+
 /**
- * The one place socket.io is used. Through the PostgreSQL adapter, a message sent by any process
- * (an API node or a worker) reaches the sockets of every API process.
+ * The adapter's LISTEN connection, on a connection of its own with an error handler: the adapter
+ * itself attaches none, so a terminated backend would otherwise end the process. When the
+ * connection ends, the adapter opens a new one and listens again.
+ */
+function adapterPool(pool: pg.Pool): pg.Pool {
+  const connect = async () => {
+    const client = new pg.Client(pool.options);
+    client.on('error', (error) => console.error('socket.io adapter connection:', error.message));
+    await client.connect();
+    return Object.assign(client, { release: () => void client.end().catch(() => {}) });
+  };
+  return { connect, query: pool.query.bind(pool) } as unknown as pg.Pool;
+}
+
+/**
+ * The one place socket.io is used. Live messages come from the outbox, which every API process
+ * tails itself (docs/decisions/011); the PostgreSQL adapter carries only what is not in the log:
+ * presence, and disconnecting a session that logged out on another process.
  */
 export class Realtime {
   readonly io: IoServer;
   readonly #pool: pg.Pool;
   readonly #processId = randomUUID();
+  readonly #tail?: LiveTail;
   #presenceTimer?: NodeJS.Timeout;
   #presenceDue?: NodeJS.Timeout;
 
-  constructor(pool: pg.Pool, store: EventStore, sessions: SessionStore, httpServer?: http.Server) {
+  constructor(pool: pg.Pool, sessions: SessionStore, httpServer?: http.Server) {
     this.#pool = pool;
     this.io = new Server(httpServer, {
       serveClient: false,
-      adapter: createAdapter(pool),
+      adapter: createAdapter(adapterPool(pool), {
+        errorHandler: (error) => console.error('socket.io adapter:', error.message),
+      }),
       // clients send nothing but the handshake: anything big is an attack, and closes the socket
       maxHttpBufferSize: 16 * 1024,
       allowRequest: (req, callback) => callback(null, sameOrigin(req)),
     });
     if (!httpServer) return;
-    this.io.use(async (socket, next) => {
-      const auth = socket.handshake.auth as { token?: unknown };
-      const token =
-        typeof auth.token === 'string' && auth.token
-          ? auth.token
-          : cookieValue(socket.request.headers.cookie, SESSION_COOKIE);
-      const session = await sessions.find(token).catch(() => undefined);
-      if (!session) return next(new Error('Authentication required'));
-      socket.data.session = session;
-      next();
+    this.#tail = new LiveTail(pool, (messages) => this.#broadcast(messages));
+    this.io.use((socket, next) => {
+      let token: string | undefined;
+      try {
+        token = tokenOf(socket);
+      } catch {
+        // a cookie header that cannot be read is no session
+      }
+      sessions
+        .find(token)
+        .catch(() => undefined)
+        .then((session) => {
+          if (!session) return next(new Error('Authentication required'));
+          socket.data.session = session;
+          next();
+        });
     });
     this.io.on('connection', (socket) => {
-      void this.#welcome(socket, store).catch(() => socket.disconnect(true));
+      this.#welcome(socket).catch((error) => {
+        console.error('live welcome failed:', (error as Error).message);
+        // the client comes back by itself with the same `since` (web/src/live/connection.ts)
+        socket.disconnect(true);
+      });
       socket.on('disconnect', () => this.#presenceChanged());
     });
     this.#presenceTimer = setInterval(() => this.#presenceChanged(), PRESENCE_HEARTBEAT_MS);
   }
 
-  /**
-   * Joins the socket's rooms first, then sends what it missed since `auth.since`. Anything published
-   * meanwhile is either in that batch (position ≤ upTo, which the client drops when it comes live)
-   * or comes live after it: nothing missed, nothing applied twice.
-   */
-  async #welcome(socket: IoSocket, store: EventStore) {
-    const { session } = socket.data;
-    await socket.join([ROOMS.everyone, sessionRoom(session.tokenHash)]);
-    if (session.role === 'admin') await socket.join(ROOMS.admins);
-    this.#presenceChanged();
-    const { rows } = await this.#pool.query<{ seq: number | null }>(
-      `SELECT c.seq FROM projection_checkpoints p JOIN event_chain c ON c.position = p.position WHERE p.name = 'catalog'`,
-    );
-    const upTo = rows[0]?.seq ?? 0;
-    const since = Number((socket.handshake.auth as { since?: unknown }).since);
-    // a first connection learns where the log stands, so that its next reconnect can catch up from there
-    if (!Number.isSafeInteger(since) || since < 0) {
-      socket.emit('sync:batch', { upTo, refetch: false, messages: [] });
-      return;
-    }
-    if (upTo - since > CATCH_UP_LIMIT) {
-      socket.emit('sync:batch', { upTo, refetch: true, messages: [] });
-      return;
-    }
-    const missed = upTo > since ? await store.readSealed(since, upTo, CATCH_UP_LIMIT) : [];
-    const admin = session.role === 'admin';
-    const messages = (await messagesFor(this.#pool, missed)).filter((m) => admin || ROOM_OF[m.event] !== ROOMS.admins);
-    socket.emit('sync:batch', { upTo, refetch: false, messages });
+  /** Starts following the outbox; call before the HTTP server accepts sockets. */
+  async start() {
+    await this.#tail?.start();
   }
 
-  send(message: Message) {
-    const room = this.io.to(ROOM_OF[message.event]) as unknown as { emit(event: string, payload: unknown): boolean };
-    room.emit(message.event, message.payload);
+  /** Where this process's live delivery stands: every message up to here has been sent. */
+  get position(): number {
+    return this.#tail?.position ?? 0;
+  }
+
+  /** Waits until this process has sent every message up to `position` (read-your-writes, tests). */
+  reach(position: number, timeoutMs = 5000): Promise<boolean> {
+    return this.#tail?.reach(position, timeoutMs) ?? Promise.resolve(false);
+  }
+
+  #broadcast(messages: OutboxMessage[]) {
+    const local = this.io.local as unknown as { to(room: string): { emit(event: string, payload: unknown): void } };
+    for (const { room, message } of messages) local.to(room).emit(message.event, message.payload);
+  }
+
+  /**
+   * Sends the socket what it missed since `auth.since`, then joins it to its rooms in the same tick
+   * as the tail's position is read: everything up to that position is in the batch, everything after
+   * it comes live. Nothing missed, nothing twice, and the order is the log's.
+   */
+  async #welcome(socket: IoSocket) {
+    const tail = this.#tail!;
+    const { session } = socket.data;
+    const admin = session.role === 'admin';
+    const since = Number((socket.handshake.auth as HandshakeAuth).since);
+    const join = () => {
+      void socket.join([ROOMS.everyone, sessionRoom(session.tokenHash), ...(admin ? [ROOMS.admins] : [])]);
+      this.#presenceChanged();
+    };
+    // a first connection learns where the log stands, so that its next reconnect can catch up from there
+    if (!Number.isSafeInteger(since) || since < 0) {
+      join();
+      socket.emit('sync:batch', { upTo: tail.position, refetch: false, messages: [] });
+      return;
+    }
+    if (since > tail.position) await tail.reach(since, REACH_TIMEOUT_MS);
+    let from = since;
+    const messages: LiveMessage[] = [];
+    for (let round = 0; round < WELCOME_ROUNDS && from >= since; round++) {
+      if (!socket.connected) return;
+      const upTo = tail.position;
+      if (upTo === from) {
+        join();
+        socket.emit('sync:batch', { upTo, refetch: false, messages });
+        return;
+      }
+      if (upTo < from) break; // this process is still behind the client: refetch below
+      const missed = await tail.missed(from, upTo, admin);
+      if (missed === 'refetch') break;
+      messages.push(...missed);
+      from = upTo;
+    }
+    if (!socket.connected) return;
+    join();
+    socket.emit('sync:batch', { upTo: tail.position, refetch: true, messages: [] });
   }
 
   /** Ends the live connection of a session that logged out, on every process. */
@@ -135,7 +193,7 @@ export class Realtime {
            WHERE process_id <> $1 AND seen_at > now() - interval '30 seconds'`,
           [this.#processId, this.io.engine?.clientsCount ?? 0],
         );
-        this.send({ event: 'presence', payload: { online: rows[0]!.online } });
+        this.io.to(ROOMS.everyone).emit('presence', { online: rows[0]!.online });
       } catch {
         // presence is a nicety: a failed update waits for the next change or heartbeat
       }
@@ -145,6 +203,7 @@ export class Realtime {
   async close() {
     clearInterval(this.#presenceTimer);
     clearTimeout(this.#presenceDue);
+    await this.#tail?.stop();
     if (this.io.engine) {
       await this.#pool.query(`DELETE FROM presence WHERE process_id = $1`, [this.#processId]).catch(() => {});
       await this.io.close();

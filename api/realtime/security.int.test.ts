@@ -3,7 +3,7 @@ import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../db/postgres.ts';
-import { meta, submitted } from '../../tests/support/fixtures.ts';
+import { approved, meta, submitted } from '../../tests/support/fixtures.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
 
 let t: TestServer;
@@ -119,18 +119,41 @@ describe('catch-up after a reconnect', () => {
       `SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`,
     );
     const since = rows[0]!.seq;
-    for (let i = 0; i < 600; i++) await store.append(`artwork-${900_000 + i}`, 0, [submitted(900_000 + i)], meta());
+    // 600 approvals: 600 messages a guest would need, more than a catch-up carries
+    for (let i = 0; i < 600; i++) {
+      const id = 900_000 + i;
+      await store.append(`artwork-${id}`, 0, [submitted(id), approved(id)], meta());
+    }
     await t.server.runner!.wake();
+    await t.server.deps.realtime.reach(since + 1200);
+    const batch = await syncFrom(since);
+    expect(batch).toMatchObject({ refetch: true, messages: [] });
+    expect(batch.upTo).toBeGreaterThanOrEqual(since + 1200);
+  });
+
+  it('tells a client to refetch when what it missed is older than the outbox keeps', async () => {
+    const token = await t.login('guest');
+    const story = await approvedStory(client(t.url, token), client(t.url, await t.login('admin')), 'pruned away');
+    await t.server.runner!.wake();
+    const { rows } = await t.db.pool.query<{ at: number }>(`SELECT catalog_position()::int AS at`);
+    await t.server.deps.realtime.reach(rows[0]!.at);
+    expect(story).toBeGreaterThan(0);
+    const kept = await syncFrom(rows[0]!.at - 3);
+    expect(kept.refetch).toBe(false);
+    await t.db.pool.query(`UPDATE live_state SET pruned_through = $1`, [rows[0]!.at - 1]);
+    const pruned = await syncFrom(rows[0]!.at - 3);
+    expect(pruned).toMatchObject({ refetch: true, messages: [] });
+  });
+
+  async function syncFrom(since: number) {
     const socket = connect(t.url, {
       auth: { token: await t.login('guest'), since },
       transports: ['websocket'],
       reconnection: false,
     });
     sockets.push(socket);
-    const batch = await next<{ refetch: boolean; upTo: number; messages: unknown[] }>(socket, 'sync:batch');
-    expect(batch).toMatchObject({ refetch: true, messages: [] });
-    expect(batch.upTo).toBeGreaterThanOrEqual(since + 600);
-  });
+    return next<{ refetch: boolean; upTo: number; messages: unknown[] }>(socket, 'sync:batch');
+  }
 });
 
 describe('several API processes on one database', () => {

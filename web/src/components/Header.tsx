@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
-import { useOnlineCount } from '../lib/realtime.ts';
+import { useOnlineCount } from '../live/connection.ts';
 import { CloseIcon, MenuIcon, PaletteIcon } from './icons.tsx';
 import { Tooltip } from './Tooltip.tsx';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { refreshSession, useSession } from '../lib/session.ts';
-import { connectRealtime } from '../lib/realtime.ts';
+import { connectRealtime } from '../live/connection.ts';
 import { Gate } from '../components/Gate.tsx';
 import { Header } from '../components/Header.tsx';
 import { LoadingScreen } from '../components/LoadingScreen.tsx';

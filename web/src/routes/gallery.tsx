@@ -6,7 +6,7 @@ import { tributeQueryOptions } from '../queries/tribute.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { gallerySearch } from '../lib/routeParams.ts';
 import { takeGalleryScroll } from '../lib/galleryPosition.ts';
-import { useIsNew } from '../lib/realtime.ts';
+import { useIsNew } from '../live/connection.ts';
 import { GalleryIcon, ShieldIcon, SparklesIcon } from '../components/icons.tsx';
 import { ArtworkCard } from './-components/gallery/ArtworkCard.tsx';
 import { StoryCard } from './-components/gallery/StoryCard.tsx';

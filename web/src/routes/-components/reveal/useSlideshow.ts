@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { FullGalleryItem } from '../../../queries/gallery.ts';
-import { useLiveMessages } from '../../../lib/realtime.ts';
+import { useLiveMessages } from '../../../live/connection.ts';
 import {
   ARRIVAL_MIN_MS,
   initialSlideshow,

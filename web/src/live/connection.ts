@@ -2,19 +2,19 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
-import { getSessionToken } from './session.ts';
-import { LiveSequence, type LiveMessage, type LivePayloads, type SyncBatch } from './liveSequence.ts';
-import { applyToCache } from '../queries/live.ts';
+import { LIVE_EVENTS, type HandshakeAuth, type ServerToClientEvents } from '../../../contract/live.ts';
+import { getSessionToken } from '../lib/session.ts';
+import { LiveSequence, type LiveMessage } from './sequence.ts';
+import { LiveCache } from './cache.ts';
+import type { Comment } from '../queries/comments.ts';
 import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
 import { storyAuthor } from '../queries/stories.ts';
 import { toast } from '../components/Toaster.tsx';
 
-/** Server → client events (CONTRACT §4, docs/decisions/009). */
-type ServerEvents = { [E in keyof LivePayloads]: (payload: LivePayloads[E]) => void } & {
-  'sync:batch': (batch: SyncBatch) => void;
-  presence: (payload: { online: number }) => void;
-};
-type ClientSocket = Socket<ServerEvents, Record<string, never>>;
+type ClientSocket = Socket<ServerToClientEvents<FullGalleryItem, Comment>, Record<string, never>>;
+
+/** After the server closes the connection (a failed welcome, a restart), come back after this long. */
+const COME_BACK_MS = [250, 1000, 3000, 5000];
 
 /** How long a newly arrived item stays marked as new in the gallery. */
 export const NEW_MARK_MS = 6000;
@@ -93,6 +93,7 @@ interface LiveDebug {
   connected: boolean;
   lastPosition: number | undefined;
   batches: number;
+  resyncs: number;
   applied: Array<{ position: number; event: string }>;
 }
 
@@ -110,12 +111,13 @@ declare global {
 export function connectRealtime(queryClient: QueryClient): () => void {
   const debug: LiveDebug | undefined =
     import.meta.env.DEV || new URLSearchParams(window.location.search).has('debug')
-      ? (window.__tributeLive = { connected: false, lastPosition: undefined, batches: 0, applied: [] })
+      ? (window.__tributeLive = { connected: false, lastPosition: undefined, batches: 0, resyncs: 0, applied: [] })
       : undefined;
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  const cache = new LiveCache(queryClient);
 
   const apply = (message: LiveMessage) => {
-    applyToCache(queryClient, message);
+    cache.apply(message);
     if (message.event === 'gallery:item-added') {
       const { kind, item } = message.payload;
       markNew(kind, item.id, true);
@@ -135,7 +137,13 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     }
   };
   const refetchAll = () => void queryClient.invalidateQueries();
-  const sequence = new LiveSequence({ apply, refetchAll });
+  // A gap: reconnect, and the server's batch brings what was missed since the last applied position.
+  const resync = () => {
+    if (debug) debug.resyncs += 1;
+    socket.disconnect();
+    socket.connect();
+  };
+  const sequence = new LiveSequence({ apply, refetchAll, resync });
 
   // Whether the current attempt sent `since`; one without it refetches once the server says where it stands.
   let sentSince = false;
@@ -146,17 +154,16 @@ export function connectRealtime(queryClient: QueryClient): () => void {
       const token = getSessionToken();
       const since = sequence.connecting();
       sentSince = since !== undefined;
-      callback({ ...(token ? { token } : {}), ...(sentSince ? { since } : {}) });
+      const auth: HandshakeAuth = { ...(token ? { token } : {}), ...(sentSince ? { since } : {}) };
+      callback(auth as Record<string, unknown>);
     },
   });
 
-  socket.on('gallery:item-added', (payload) => sequence.receive({ event: 'gallery:item-added', payload }));
-  socket.on('gallery:item-removed', (payload) => sequence.receive({ event: 'gallery:item-removed', payload }));
-  socket.on('likes:changed', (payload) => sequence.receive({ event: 'likes:changed', payload }));
-  socket.on('comments:added', (payload) => sequence.receive({ event: 'comments:added', payload }));
-  socket.on('comments:removed', (payload) => sequence.receive({ event: 'comments:removed', payload }));
-  socket.on('admin:queue-changed', (payload) => sequence.receive({ event: 'admin:queue-changed', payload }));
+  for (const event of LIVE_EVENTS) {
+    socket.on(event, (payload: LiveMessage['payload']) => sequence.receive({ event, payload } as LiveMessage));
+  }
   socket.on('sync:batch', (batch) => {
+    comeBack = 0;
     sequence.batch(batch);
     // Without a `since` (a first connection), this batch only tells where the log stands: whatever
     // happened between loading the page's data and joining the live rooms is fetched again.
@@ -170,9 +177,21 @@ export function connectRealtime(queryClient: QueryClient): () => void {
   socket.on('connect', () => {
     if (debug) debug.connected = true;
   });
-  socket.on('disconnect', () => {
+  // socket.io does not reconnect after the server closed the connection; a visitor's screen should.
+  // A session that has ended fails the next handshake, and then this stops.
+  let comeBack = 0;
+  socket.on('disconnect', (reason) => {
     online.set(null);
     if (debug) debug.connected = false;
+    if (reason !== 'io server disconnect') return;
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        socket.connect();
+      },
+      COME_BACK_MS[Math.min(comeBack++, COME_BACK_MS.length - 1)],
+    );
+    timers.add(timer);
   });
 
   // A device that goes offline has a dead socket long before the heartbeat notices; close it now and
@@ -186,6 +205,7 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     window.removeEventListener('offline', goneOffline);
     window.removeEventListener('online', backOnline);
     for (const timer of timers) clearTimeout(timer);
+    cache.close();
     online.set(null);
     socket.removeAllListeners();
     socket.disconnect();

@@ -1,9 +1,17 @@
 import type pg from 'pg';
+import type { LiveMessage } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
-import { queueCounts } from '#projections/catalog/adminQueue.ts';
-import { findComment } from '#projections/catalog/engagement.ts';
-import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
-import type { Message } from './events.ts';
+import { queueCounts } from '../catalog/adminQueue.ts';
+import { findComment, type CommentView } from '../catalog/engagement.ts';
+import { findItem, toView, type ItemView, type Kind } from '../catalog/items.ts';
+
+/** A live message as the server builds it, before it is given its `after`. */
+export type ServerMessage = LiveMessage<ItemView, CommentView>;
+type Unplaced = ServerMessage extends infer M
+  ? M extends { event: infer E; payload: infer P }
+    ? { event: E; payload: Omit<P, 'after'> }
+    : never
+  : never;
 
 type Change =
   | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
@@ -64,20 +72,40 @@ export function changesOf(event: RecordedEvent): Change[] {
 const guest = { admin: false };
 
 /**
- * The socket messages for a run of events, in order, built from the read model as it is now. Used
- * by the live publisher and by the catch-up of a reconnecting client alike.
+ * Keeps, of the changes in one batch, what open screens need: counters and the queue are totals,
+ * so only the last like change per item and the last queue change survive, each at the position
+ * of the last event it stands for. A hundred likes of one item are one `likes:changed`.
  */
-export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[]): Promise<Message[]> {
-  const changes = events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! }))));
-  const counts = changes.some((c) => c.what === 'queue') ? await queueCounts(pool) : undefined;
-  // one read per item per batch: 200 likes of one item are one query, not 200
+function coalesce(changes: Array<Change & { position: number }>) {
+  const lastOf = new Map<string, number>();
+  changes.forEach((c, i) => {
+    if (c.what === 'likes') lastOf.set(`likes:${c.kind}:${c.id}`, i);
+    if (c.what === 'queue') lastOf.set('queue', i);
+  });
+  return changes.filter((c, i) => {
+    if (c.what === 'likes') return lastOf.get(`likes:${c.kind}:${c.id}`) === i;
+    if (c.what === 'queue') return lastOf.get('queue') === i;
+    return true;
+  });
+}
+
+/**
+ * The live messages for a batch of catalog events, in log order, built inside the batch's
+ * transaction from the read model as the batch leaves it.
+ */
+export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly RecordedEvent[]): Promise<Unplaced[]> {
+  const changes = coalesce(
+    events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! })))),
+  );
+  const counts = changes.some((c) => c.what === 'queue') ? await queueCounts(db) : undefined;
+  // one read per item per batch
   const rows = new Map<string, ReturnType<typeof findItem>>();
   const item = (kind: Kind, id: number) => {
     const key = `${kind}:${id}`;
-    if (!rows.has(key)) rows.set(key, findItem(pool, kind, id, guest));
+    if (!rows.has(key)) rows.set(key, findItem(db, kind, id, guest));
     return rows.get(key)!;
   };
-  const messages: Message[] = [];
+  const messages: Unplaced[] = [];
   for (const c of changes) {
     const { position, kind, id } = c;
     switch (c.what) {
@@ -99,7 +127,7 @@ export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[
       }
       case 'comment-added': {
         const row = await item(kind, id);
-        const comment = await findComment(pool, c.commentId);
+        const comment = await findComment(db, c.commentId);
         if (row && comment) {
           messages.push({
             event: 'comments:added',
@@ -110,8 +138,12 @@ export async function messagesFor(pool: pg.Pool, events: readonly RecordedEvent[
       }
       case 'comment-removed': {
         const row = await item(kind, id);
-        const payload = { position, kind, id, commentId: c.commentId, commentCount: row?.comment_count ?? 0 };
-        if (row) messages.push({ event: 'comments:removed', payload });
+        if (row) {
+          messages.push({
+            event: 'comments:removed',
+            payload: { position, kind, id, commentId: c.commentId, commentCount: row.comment_count },
+          });
+        }
         break;
       }
     }

@@ -1,0 +1,165 @@
+import type pg from 'pg';
+import type { LiveMessage, Room } from '#contract/live.ts';
+import { PgListener } from '#db/listener.ts';
+import { LIVE_CHANNEL } from '#projections/live/outbox.ts';
+
+export interface OutboxMessage {
+  room: Room;
+  message: LiveMessage;
+}
+
+/** A client further behind than this many messages refetches instead of catching up. */
+export const CATCH_UP_LIMIT = 500;
+const PULL_LIMIT = 2000;
+const POLL_MS = 1000;
+
+interface Row {
+  upto: number;
+  position: number | null;
+  room: Room;
+  event: string;
+  payload: LiveMessage['payload'];
+}
+
+/**
+ * Follows the live outbox in position order and hands each message to `emit`, exactly once, in
+ * order. Woken by NOTIFY from the catalog's batches, and by a poll in case a notification was lost
+ * (a dropped listen connection, a restarted database): whatever happened meanwhile is read by
+ * position, so nothing is skipped.
+ */
+export class LiveTail {
+  readonly #pool: pg.Pool;
+  readonly #emit: (messages: OutboxMessage[]) => void;
+  #position = 0;
+  #pulling?: Promise<void>;
+  #again = false;
+  #listener?: PgListener;
+  #poll?: NodeJS.Timeout;
+  #waiters = new Set<() => void>();
+  #stopped = false;
+
+  constructor(pool: pg.Pool, emit: (messages: OutboxMessage[]) => void) {
+    this.#pool = pool;
+    this.#emit = emit;
+  }
+
+  /** The catalog position up to which this process has emitted every message. */
+  get position(): number {
+    return this.#position;
+  }
+
+  async start() {
+    const { rows } = await this.#pool.query<{ at: number }>(`SELECT catalog_position() AS at`);
+    this.#position = rows[0]!.at;
+    this.#listener = new PgListener({
+      config: this.#pool.options,
+      channels: [LIVE_CHANNEL],
+      onNotify: () => this.pull(),
+      onListening: () => this.pull(),
+      log: (message, error) => console.error(`live tail: ${message}`, error ?? ''),
+    });
+    await this.#listener.start();
+    this.#poll = setInterval(() => this.pull(), POLL_MS);
+  }
+
+  async stop() {
+    this.#stopped = true;
+    clearInterval(this.#poll);
+    await this.#pulling?.catch(() => {});
+    await this.#listener?.stop();
+    for (const wake of this.#waiters) wake();
+  }
+
+  /** Reads and emits everything new; concurrent calls fold into one more read. */
+  pull(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    if (this.#pulling) {
+      this.#again = true;
+      return this.#pulling;
+    }
+    this.#pulling = (async () => {
+      do {
+        this.#again = false;
+        try {
+          while (await this.#pullOnce());
+        } catch (error) {
+          // the database is away: the poll comes back for it, from the same position
+          if (!this.#stopped) console.error('live tail:', (error as Error).message);
+        }
+      } while (this.#again && !this.#stopped);
+    })().finally(() => (this.#pulling = undefined));
+    return this.#pulling;
+  }
+
+  /** Resolves once this process has emitted up to `position`, or after `timeoutMs`; true if it has. */
+  async reach(position: number, timeoutMs: number): Promise<boolean> {
+    if (this.#position >= position) return true;
+    void this.pull();
+    const deadline = Date.now() + timeoutMs;
+    while (this.#position < position && Date.now() < deadline && !this.#stopped) {
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.#waiters.delete(wake);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(50, Math.max(1, deadline - Date.now())));
+        this.#waiters.add(wake);
+      });
+      if (this.#position < position) void this.pull();
+    }
+    return this.#position >= position;
+  }
+
+  /** One read; true when it was cut short and there is more. */
+  async #pullOnce(): Promise<boolean> {
+    const from = this.#position;
+    // one statement, one snapshot: the checkpoint and the messages it covers agree
+    const { rows } = await this.#pool.query<Row>(
+      `WITH cp AS (SELECT catalog_position() AS upto)
+       SELECT cp.upto, m.position, m.room, m.event, m.payload FROM cp
+       LEFT JOIN LATERAL (
+         SELECT * FROM live_messages WHERE position > $1 AND position <= cp.upto ORDER BY position, ord LIMIT $2
+       ) m ON true`,
+      [from, PULL_LIMIT],
+    );
+    if (this.#stopped || this.#position !== from) return false;
+    let upto = rows[0]?.upto ?? from;
+    let found = rows.filter((r) => r.position !== null);
+    const cut = found.length === PULL_LIMIT;
+    if (cut) {
+      // never split one position's messages across two reads
+      const lastPosition = found.at(-1)!.position!;
+      found = found.filter((r) => r.position !== lastPosition);
+      upto = lastPosition - 1;
+    }
+    if (upto <= from) return false;
+    this.#position = upto;
+    if (found.length) {
+      this.#emit(found.map((r) => ({ room: r.room, message: { event: r.event, payload: r.payload } as LiveMessage })));
+    }
+    for (const wake of [...this.#waiters]) wake();
+    return cut;
+  }
+
+  /**
+   * What a reconnecting client missed after `since`, up to `upTo`, for its audience; or 'refetch'
+   * when that is more than a catch-up should carry or older than the outbox keeps.
+   */
+  async missed(since: number, upTo: number, admin: boolean): Promise<LiveMessage[] | 'refetch'> {
+    if (since >= upTo) return [];
+    const { rows } = await this.#pool.query<{ pruned: number; event: string | null; payload: LiveMessage['payload'] }>(
+      `SELECT s.pruned_through AS pruned, m.event, m.payload FROM live_state s
+       LEFT JOIN LATERAL (
+         SELECT event, payload FROM live_messages
+         WHERE position > $1 AND position <= $2 AND ($3 OR room = 'everyone')
+         ORDER BY position, ord LIMIT $4
+       ) m ON true`,
+      [since, upTo, admin, CATCH_UP_LIMIT + 1],
+    );
+    if (since < (rows[0]?.pruned ?? 0)) return 'refetch';
+    const messages = rows.filter((r) => r.event !== null);
+    if (messages.length > CATCH_UP_LIMIT) return 'refetch';
+    return messages.map((r) => ({ event: r.event, payload: r.payload }) as LiveMessage);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The live-update contract (CONTRACT §4): every socket event the server sends, its room and its
+ * payload. The server and the web app both import this module, so a name or a field cannot drift.
+ * Item and comment shapes come from each side's own view types, plugged in as parameters.
+ *
+ * `position` is the log cursor (chain seq): it only grows on a connection. `after` is the position of
+ * the message before this one that the same audience was sent, so a client whose `position` is not
+ * where `after` says it should be knows it missed something and resyncs (docs/decisions/011).
+ */
+
+export type Kind = 'artwork' | 'story' | 'media';
+
+export interface QueueCounts {
+  pending: { artworks: number; stories: number; media: number };
+  archived: number;
+}
+
+interface Positioned {
+  position: number;
+  after: number;
+}
+
+export interface LivePayloads<Item = unknown, Comment = unknown> {
+  'gallery:item-added': Positioned & { kind: Kind; item: Item };
+  'gallery:item-removed': Positioned & { kind: Kind; id: number };
+  'likes:changed': Positioned & { kind: Kind; id: number; likeCount: number };
+  'comments:added': Positioned & { kind: Kind; id: number; comment: Comment; commentCount: number };
+  'comments:removed': Positioned & { kind: Kind; id: number; commentId: number; commentCount: number };
+  'admin:queue-changed': Positioned & { kind: Kind } & QueueCounts;
+}
+
+export type LiveEvent = keyof LivePayloads;
+
+/** One positioned event with its payload, as a value: what the outbox stores and a catch-up batch holds. */
+export type LiveMessage<Item = unknown, Comment = unknown> = {
+  [E in LiveEvent]: { event: E; payload: LivePayloads<Item, Comment>[E] };
+}[LiveEvent];
+
+/** Sent once to every socket as it joins: what it missed since its `since`, up to `upTo`; or refetch all. */
+export interface SyncBatch<Item = unknown, Comment = unknown> {
+  upTo: number;
+  refetch: boolean;
+  messages: Array<LiveMessage<Item, Comment>>;
+}
+
+export interface Presence {
+  online: number;
+}
+
+/** What the server sends, as socket.io's event map. */
+export type ServerToClientEvents<Item = unknown, Comment = unknown> = {
+  [E in LiveEvent]: (payload: LivePayloads<Item, Comment>[E]) => void;
+} & {
+  'sync:batch': (batch: SyncBatch<Item, Comment>) => void;
+  presence: (payload: Presence) => void;
+};
+
+/** What a client sends in its handshake (`auth`). */
+export interface HandshakeAuth {
+  token?: string;
+  /** the last position this client applied: it is sent what it missed after it */
+  since?: number;
+}
+
+export const ROOMS = { everyone: 'everyone', admins: 'admins' } as const;
+export type Room = (typeof ROOMS)[keyof typeof ROOMS];
+
+/** Which room hears which event. */
+export const ROOM_OF: { [E in LiveEvent]: Room } = {
+  'gallery:item-added': 'everyone',
+  'gallery:item-removed': 'everyone',
+  'likes:changed': 'everyone',
+  'comments:added': 'everyone',
+  'comments:removed': 'everyone',
+  'admin:queue-changed': 'admins',
+};
+
+export const LIVE_EVENTS = Object.keys(ROOM_OF) as LiveEvent[];

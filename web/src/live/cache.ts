@@ -1,0 +1,155 @@
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { adminKeys, type AdminQueue } from '../queries/admin.ts';
+import type { Comment } from '../queries/comments.ts';
+import { galleryKeys, type GalleryKind } from '../queries/gallery.ts';
+import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
+import type { LiveMessage } from './sequence.ts';
+
+type PatchMessage = Extract<LiveMessage, { event: 'likes:changed' | 'comments:added' | 'comments:removed' }>;
+
+const isPatch = (message: LiveMessage): message is PatchMessage =>
+  message.event === 'likes:changed' || message.event === 'comments:added' || message.event === 'comments:removed';
+
+interface Counted {
+  kind?: GalleryKind;
+  id: number;
+  likeCount?: number;
+  commentCount?: number;
+}
+
+function countersOf(message: PatchMessage): Partial<Pick<Counted, 'likeCount' | 'commentCount'>> {
+  return message.event === 'likes:changed'
+    ? { likeCount: message.payload.likeCount }
+    : { commentCount: message.payload.commentCount };
+}
+
+const sameItem = (key: QueryKey, kind: GalleryKind, id: number) => key[0] === ITEM_KINDS[kind].key && key[1] === id;
+
+/**
+ * One live patch on one query's data, whatever the query: a gallery page (or the reveal deck), an
+ * item, its like state or its comments. Pure, so the same patch can be laid again on a late answer.
+ */
+export function patchData(key: QueryKey, data: unknown, message: PatchMessage): unknown {
+  if (data === undefined || data === null) return data;
+  const { kind, id } = message.payload;
+  const counters = countersOf(message);
+  if (key[0] === galleryKeys.all[0]) {
+    const page = data as { items?: Counted[] };
+    if (!page.items?.some((item) => item.kind === kind && item.id === id)) return data;
+    return {
+      ...page,
+      items: page.items.map((item) => (item.kind === kind && item.id === id ? { ...item, ...counters } : item)),
+    };
+  }
+  if (!sameItem(key, kind, id)) return data;
+  if (key.length === 2) return { ...(data as object), ...counters };
+  if (key[2] === 'likes' && message.event === 'likes:changed') {
+    return { ...(data as object), count: message.payload.likeCount };
+  }
+  if (key[2] === 'comments' && Array.isArray(data)) {
+    const list = data as Comment[];
+    if (message.event === 'comments:added') {
+      const { comment } = message.payload;
+      return list.some((c) => c.id === comment.id) ? list : [...list, comment];
+    }
+    if (message.event === 'comments:removed') return list.filter((c) => c.id !== message.payload.commentId);
+  }
+  return data;
+}
+
+/** Patches every cached query the message touches, through the same keys the loaders use. */
+function patchCache(queryClient: QueryClient, message: PatchMessage) {
+  for (const query of queryClient.getQueryCache().getAll()) {
+    const { queryKey } = query;
+    const before = query.state.data;
+    const after = patchData(queryKey, before, message);
+    if (after !== before) queryClient.setQueryData(queryKey, after);
+  }
+}
+
+/**
+ * Keeps the query cache in step with live messages, and keeps late answers from undoing them.
+ *
+ * A request that was already on its way when a like or comment arrived may answer with the state
+ * before it, and its answer would overwrite the patch. So every patch is kept for a while with a
+ * number from a counter, every fetch notes the counter as it starts, and when a fetch succeeds the
+ * patches that arrived after it started are laid again on its data. A patch laid on data that
+ * already had it changes nothing; data newer than a patch is put right by the newer message, which
+ * is still to come (docs/decisions/011).
+ */
+export class LiveCache {
+  readonly #queryClient: QueryClient;
+  readonly #recent: Array<{ clock: number; message: PatchMessage }> = [];
+  readonly #fetchStartedAt = new Map<string, number>();
+  #clock = 0;
+  readonly #unsubscribe: () => void;
+
+  static readonly KEEP = 1000;
+
+  constructor(queryClient: QueryClient) {
+    this.#queryClient = queryClient;
+    this.#unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'removed') this.#fetchStartedAt.delete(event.query.queryHash);
+      if (event.type !== 'updated') return;
+      if (event.action.type === 'fetch') this.#fetchStartedAt.set(event.query.queryHash, this.#clock);
+      else if (event.action.type === 'success' && !event.action.manual) this.#settle(event.query);
+      else if (event.action.type === 'error') this.#fetchStartedAt.delete(event.query.queryHash);
+    });
+  }
+
+  close() {
+    this.#unsubscribe();
+  }
+
+  apply(message: LiveMessage): void {
+    const queryClient = this.#queryClient;
+    if (isPatch(message)) {
+      this.#recent.push({ clock: ++this.#clock, message });
+      if (this.#recent.length > LiveCache.KEEP) this.#recent.shift();
+      patchCache(queryClient, message);
+      return;
+    }
+    switch (message.event) {
+      case 'gallery:item-added':
+      case 'gallery:item-removed': {
+        const { kind } = message.payload;
+        const id = message.event === 'gallery:item-added' ? message.payload.item.id : message.payload.id;
+        void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+        // An open detail page loads again: a removed item then 404s into its error view.
+        void queryClient.invalidateQueries({ queryKey: itemKey(kind, id), exact: true });
+        return;
+      }
+      case 'admin:queue-changed': {
+        const { pending, archived } = message.payload;
+        queryClient.setQueryData<AdminQueue>(adminKeys.queue, { pending, archived });
+        void queryClient.invalidateQueries({
+          queryKey: adminKeys.all,
+          predicate: (query) => query.queryKey[1] !== adminKeys.queue[1],
+        });
+        return;
+      }
+      default: {
+        const unreachable: never = message;
+        return unreachable;
+      }
+    }
+  }
+
+  /** A fetch came back: lay again the patches that arrived while it was on its way. */
+  #settle(query: Query) {
+    const startedAt = this.#fetchStartedAt.get(query.queryHash);
+    this.#fetchStartedAt.delete(query.queryHash);
+    if (startedAt === undefined || startedAt === this.#clock) return;
+    const oldest = this.#recent[0]?.clock ?? this.#clock + 1;
+    if (startedAt + 1 < oldest) {
+      // more arrived meanwhile than is kept: load it again rather than guess
+      void this.#queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      return;
+    }
+    let data = query.state.data;
+    for (const { clock, message } of this.#recent) {
+      if (clock > startedAt) data = patchData(query.queryKey, data, message);
+    }
+    if (data !== query.state.data) this.#queryClient.setQueryData(query.queryKey, data);
+  }
+}

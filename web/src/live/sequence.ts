@@ -1,0 +1,117 @@
+import type { LiveMessage as ContractMessage, SyncBatch as ContractBatch } from '../../../contract/live.ts';
+import type { Comment } from '../queries/comments.ts';
+import type { FullGalleryItem } from '../queries/gallery.ts';
+
+/** A live message as the web app sees it (CONTRACT §4, contract/live.ts). */
+export type LiveMessage = ContractMessage<FullGalleryItem, Comment>;
+export type SyncBatch = ContractBatch<FullGalleryItem, Comment>;
+
+interface Handlers {
+  apply: (message: LiveMessage) => void;
+  /** The client missed too much for a batch: every query should load again. */
+  refetchAll: () => void;
+  /** A message showed that something was missed: reconnect and catch up from `lastPosition`. */
+  resync: () => void;
+}
+
+/**
+ * Puts live messages and catch-up batches into one order, so nothing is applied twice or skipped
+ * (docs/decisions/011). After a (re)connect, live messages wait until the batch has been applied.
+ *
+ * Each message names, in `after`, the position of the message before it for this audience. A
+ * message whose `after` lies beyond what was applied, or whose position goes backwards, means
+ * something was missed: the sequence stops applying and asks for a resync from its last position,
+ * never dropping a message silently. One log event can give two messages at one position (an
+ * approval is `gallery:item-added` and `admin:queue-changed`); they share a position and an `after`.
+ */
+export class LiveSequence {
+  readonly #handlers: Handlers;
+  #last: number | undefined;
+  #eventsAtLast = new Set<string>();
+  /** Everything up to and including #last is applied (set by a batch's `upTo`). */
+  #closed = false;
+  /** Live messages held while a batch is awaited; null when not waiting. */
+  #buffer: LiveMessage[] | null = null;
+  #resyncs = 0;
+
+  constructor(handlers: Handlers) {
+    this.#handlers = handlers;
+  }
+
+  /** The position to send as `since` on the next connect, if anything has been applied. */
+  get lastPosition(): number | undefined {
+    return this.#last;
+  }
+
+  /** How many times a gap made this sequence ask for a resync. */
+  get resyncs(): number {
+    return this.#resyncs;
+  }
+
+  get awaitingBatch(): boolean {
+    return this.#buffer !== null;
+  }
+
+  /** A connection attempt is starting; returns the `since` to send. A batch comes first; messages wait for it. */
+  connecting(): number | undefined {
+    this.#buffer = [];
+    return this.#last;
+  }
+
+  receive(message: LiveMessage): void {
+    if (this.#buffer) this.#buffer.push(message);
+    else this.#accept(message);
+  }
+
+  batch(batch: SyncBatch): void {
+    const held = this.#buffer ?? [];
+    this.#buffer = null;
+    if (batch.refetch) {
+      this.#handlers.refetchAll();
+      this.#closeUpTo(batch.upTo, true);
+    } else {
+      for (const message of batch.messages) this.#accept(message);
+      this.#closeUpTo(batch.upTo, false);
+    }
+    // what the batch covers is done; anything after it goes through the gap check
+    for (const message of held) if (message.payload.position > batch.upTo) this.#accept(message);
+  }
+
+  #accept(message: LiveMessage): void {
+    if (this.#buffer) {
+      this.#buffer.push(message);
+      return;
+    }
+    const { position, after } = message.payload;
+    const last = this.#last;
+    if (last !== undefined) {
+      const sameStep = position === last && !this.#closed && !this.#eventsAtLast.has(message.event);
+      const next = position > last && after <= last;
+      if (!sameStep && !next) {
+        this.#resync();
+        return;
+      }
+    }
+    if (position !== last) {
+      this.#last = position;
+      this.#eventsAtLast.clear();
+      this.#closed = false;
+    }
+    this.#eventsAtLast.add(message.event);
+    this.#handlers.apply(message);
+  }
+
+  /** Stops applying until the reconnect's batch; the batch brings whatever was missed. */
+  #resync(): void {
+    this.#resyncs++;
+    this.#buffer = [];
+    this.#handlers.resync();
+  }
+
+  #closeUpTo(upTo: number, force: boolean): void {
+    if (!force && this.#last !== undefined && upTo < this.#last) return;
+    this.#last = upTo;
+    this.#eventsAtLast.clear();
+    this.#closed = true;
+  }
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { LiveSequence, type LiveMessage } from './sequence.ts';
+
+// `after` is the position of the previous message for this audience (contract/live.ts)
+const like = (position: number, after = position - 1): LiveMessage => ({
+  event: 'likes:changed',
+  payload: { position, after, kind: 'story', id: 1, likeCount: position },
+});
+const queue = (position: number, after = position - 1): LiveMessage => ({
+  event: 'admin:queue-changed',
+  payload: { position, after, kind: 'story', pending: { artworks: 0, stories: 0, media: 0 }, archived: 0 },
+});
+const added = (position: number, after = position - 1): LiveMessage => ({
+  event: 'gallery:item-added',
+  payload: {
+    position,
+    after,
+    kind: 'story',
+    item: {
+      kind: 'story',
+      id: position,
+      content: 'x',
+      authorName: 'A',
+      isAnonymous: false,
+      likeCount: 0,
+      commentCount: 0,
+    },
+  },
+});
+
+function sequence() {
+  const applied: string[] = [];
+  let refetches = 0;
+  let resyncs = 0;
+  const live = new LiveSequence({
+    apply: (message) => applied.push(`${message.payload.position}:${message.event}`),
+    refetchAll: () => refetches++,
+    resync: () => resyncs++,
+  });
+  return { live, applied, refetches: () => refetches, resyncs: () => resyncs };
+}
+
+/** A sequence that has connected once and been told the log stands at `upTo`. */
+function connectedAt(upTo: number) {
+  const s = sequence();
+  expect(s.live.connecting()).toBeUndefined();
+  s.live.batch({ upTo, refetch: false, messages: [] });
+  return s;
+}
+
+describe('live sequence', () => {
+  it('holds live messages until the first batch says where the log stands, then applies what follows it', () => {
+    const { live, applied } = sequence();
+    live.connecting();
+    live.receive(like(3, 2));
+    expect(applied).toEqual([]);
+    live.batch({ upTo: 2, refetch: false, messages: [] });
+    live.receive(like(5, 3));
+    expect(applied).toEqual(['3:likes:changed', '5:likes:changed']);
+    expect(live.lastPosition).toBe(5);
+  });
+
+  it('applies the messages of one position once each (an approval and its queue change)', () => {
+    const { live, applied, resyncs } = connectedAt(6);
+    live.receive(added(7, 6));
+    live.receive(queue(7, 6));
+    expect(applied).toEqual(['7:gallery:item-added', '7:admin:queue-changed']);
+    expect(resyncs()).toBe(0);
+  });
+
+  it('skips positions that had nothing for this audience: `after` says what came before', () => {
+    const { live, applied, resyncs } = connectedAt(10);
+    live.receive(like(14, 10));
+    live.receive(like(20, 14));
+    expect(applied).toEqual(['14:likes:changed', '20:likes:changed']);
+    expect(resyncs()).toBe(0);
+  });
+
+  it('asks for a resync at a gap instead of applying past it, and applies what the batch brings', () => {
+    const { live, applied, resyncs } = connectedAt(10);
+    live.receive(like(11, 10));
+    live.receive(like(13, 12)); // 12 never arrived
+    expect(resyncs()).toBe(1);
+    expect(applied).toEqual(['11:likes:changed']);
+    live.receive(like(14, 13)); // held: the resync's batch comes first
+    expect(live.connecting()).toBe(11);
+    live.batch({ upTo: 13, refetch: false, messages: [like(12, 11), like(13, 12)] });
+    live.receive(like(14, 13));
+    expect(applied).toEqual(['11:likes:changed', '12:likes:changed', '13:likes:changed', '14:likes:changed']);
+  });
+
+  it('asks for a resync when a position goes backwards or repeats, never dropping it silently', () => {
+    const { live, applied, resyncs } = connectedAt(5);
+    live.receive(like(6, 5));
+    live.receive(like(4, 3));
+    expect(resyncs()).toBe(1);
+    live.connecting();
+    live.batch({ upTo: 6, refetch: false, messages: [] });
+    live.receive(like(6, 5));
+    expect(resyncs()).toBe(2);
+    expect(applied).toEqual(['6:likes:changed']);
+  });
+
+  it('after a reconnect, applies the batch in order, then the live messages after its upTo', () => {
+    const { live, applied } = connectedAt(9);
+    live.receive(like(10, 9));
+    expect(live.connecting()).toBe(10);
+    expect(live.awaitingBatch).toBe(true);
+    live.receive(like(14, 13));
+    live.receive(queue(14, 13));
+    live.batch({ upTo: 13, refetch: false, messages: [added(11, 10), queue(11, 10), like(12, 11), added(13, 12)] });
+    expect(applied).toEqual([
+      '10:likes:changed',
+      '11:gallery:item-added',
+      '11:admin:queue-changed',
+      '12:likes:changed',
+      '13:gallery:item-added',
+      '14:likes:changed',
+      '14:admin:queue-changed',
+    ]);
+    expect(live.awaitingBatch).toBe(false);
+  });
+
+  it('refetches everything when told to, and carries on from upTo even if it is lower than before', () => {
+    const { live, applied, refetches, resyncs } = connectedAt(0);
+    live.receive(like(1, 0));
+    live.connecting();
+    live.batch({ upTo: 750, refetch: true, messages: [] });
+    live.receive(like(800, 750));
+    expect(refetches()).toBe(1);
+    expect(applied).toEqual(['1:likes:changed', '800:likes:changed']);
+    live.connecting();
+    live.batch({ upTo: 700, refetch: true, messages: [] });
+    live.receive(like(701, 700));
+    expect(resyncs()).toBe(0);
+    expect(applied.at(-1)).toBe('701:likes:changed');
+  });
+
+  it('forgets what a broken attempt held: the next batch covers it', () => {
+    const { live, applied } = connectedAt(0);
+    live.receive(like(1, 0));
+    live.connecting();
+    live.receive(like(2, 1));
+    live.connecting();
+    live.batch({ upTo: 3, refetch: false, messages: [like(2, 1), like(3, 2)] });
+    expect(applied).toEqual(['1:likes:changed', '2:likes:changed', '3:likes:changed']);
+  });
+});
