@@ -2,6 +2,7 @@ import os from 'node:os';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
+import { benchTimeTravel } from './timeTravel.ts';
 import { benchDatabase } from './support.ts';
 import { benchUpload } from './upload.ts';
 
@@ -17,6 +18,7 @@ for (const [name, run] of [
   ['gallery', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchGallery(db.pool, db.url)],
   ['upload', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchUpload(db.url)],
   ['fanout', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchFanout(db.url)],
+  ['time-travel', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchTimeTravel(db.pool, db.url)],
 ] as const) {
   if (!wanted(name)) continue;
   // each benchmark gets a database of its own, so one's data never slows another

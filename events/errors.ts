@@ -1,9 +1,12 @@
 /** A rule of the domain said no; the status is what HTTP answers with. */
 export class DomainError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** More for the client than the message: answered beside it (e.g. the current status on a 409). */
+  readonly details: Record<string, unknown>;
+  constructor(status: number, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.status = status;
+    this.details = details;
   }
 }
 

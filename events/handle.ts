@@ -3,13 +3,11 @@ import { StaleVersion } from './errors.ts';
 import type { EventMetadata } from './metadata.ts';
 import type { EventStore } from './store.ts';
 
-/** A command as a caller states it; the time is added from the request's metadata. */
-export type Intent<C> = C extends unknown ? Omit<C, 'now'> : never;
-
 export interface Decider<S, E extends DomainEvent, C> {
   initial: S;
   evolve(state: S, event: E): S;
-  decide(command: C, state: S): E[];
+  /** `version` is the stream's, for rules that compare it with one a client stated. */
+  decide(command: C, state: S, version?: number): E[];
 }
 
 /**
@@ -25,9 +23,10 @@ export async function handleCommand<S, E extends DomainEvent, C>(
   attempts = 3,
 ): Promise<{ events: E[]; state: S; lastPosition?: number }> {
   for (let attempt = 1; ; attempt++) {
-    const { state, version } = await store.aggregate(streamId, decider.evolve, decider.initial);
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state };
+    const { state, version, lastPosition } = await store.aggregate(streamId, decider.evolve, decider.initial);
+    const events = decider.decide(command, state, version);
+    // nothing new: the answer waits for the stream as it was read, so it shows the state that decided
+    if (events.length === 0) return { events, state, lastPosition };
     try {
       const { positions } = await store.append(streamId, version, events, metadata);
       return { events, state: events.reduce(decider.evolve, state), lastPosition: positions.at(-1) };

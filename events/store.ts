@@ -168,10 +168,10 @@ export class EventStore {
     streamId: string,
     evolve: (state: S, event: E) => S,
     initial: S,
-  ): Promise<{ state: S; version: number }> {
+  ): Promise<{ state: S; version: number; lastPosition?: number }> {
     const events = await this.readStream(streamId);
     const state = events.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as E), initial);
-    return { state, version: events.at(-1)?.streamVersion ?? 0 };
+    return { state, version: events.at(-1)?.streamVersion ?? 0, lastPosition: events.at(-1)?.position };
   }
 
   /** Sealed events after a chain seq, in chain order, as stored: what projections fold. */

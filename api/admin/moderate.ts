@@ -6,11 +6,10 @@ import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { storyDecider, storyStream } from '#events/stories/story.ts';
 import type { Kind } from '#projections/catalog/items.ts';
+import type { ReviewData } from '#events/review.ts';
 import type { EventStore } from '#events/store.ts';
 
-export type Moderation =
-  | { type: 'review'; status: 'approved' | 'rejected'; adminNotes: string | null }
-  | { type: 'archive' | 'unarchive' | 'delete' };
+export type Moderation = ({ type: 'review' } & ReviewData) | { type: 'archive' | 'unarchive' | 'delete' };
 
 /** One moderation action on any kind, through that kind's own decider. Returns the last position written. */
 export async function moderate(
@@ -21,7 +20,10 @@ export async function moderate(
   metadata: EventMetadata,
 ): Promise<number | undefined> {
   const now = metadata.now;
-  const review = action.type === 'review' ? { status: action.status, adminNotes: action.adminNotes } : undefined;
+  const review: ReviewData | undefined =
+    action.type === 'review'
+      ? { status: action.status, adminNotes: action.adminNotes, expectedVersion: action.expectedVersion }
+      : undefined;
   const run = async <S, E extends Parameters<typeof store.append>[2][number], C>(
     stream: string,
     decider: Parameters<typeof handleCommand<S, E, C>>[2],

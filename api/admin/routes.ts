@@ -7,7 +7,7 @@ import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { requireAdminKey } from '../http/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
-import { notFound, parseInput } from '../http/errors.ts';
+import { HttpError, notFound, parseInput } from '../http/errors.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
 import { moderate, type Moderation } from './moderate.ts';
 
@@ -17,14 +17,35 @@ const adminNotes = z
   .nullish()
   .transform((v) => (v?.trim() ? v.trim() : null));
 
+/** The item's version the admin saw (body `expectedVersion`, or `If-Match`): a deliberate change of decision. */
+const expectedVersion = z
+  .number({ error: 'expectedVersion must be a whole number' })
+  .int('expectedVersion must be a whole number')
+  .min(0, 'expectedVersion must be a whole number')
+  .optional();
+
 const Review = z.object({
   status: z.enum(['approved', 'rejected', 'archived'], { error: 'Status must be approved, rejected or archived' }),
   adminNotes,
+  expectedVersion,
 });
 const MediaStatus = z.object({
   status: z.enum(['approved', 'rejected'], { error: 'Status must be approved or rejected' }),
   adminNotes,
+  expectedVersion,
 });
+
+/** `If-Match: 3` or `"3"` (a weak `W/"3"` too) as a version; anything else is bad input. */
+function ifMatchVersion(req: Request): number | undefined {
+  const header = req.get('if-match');
+  if (header === undefined) return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(header);
+  if (!match)
+    throw new HttpError(400, 'If-Match must be the item version', {
+      errors: [{ path: 'If-Match', message: 'If-Match must be the item version' }],
+    });
+  return Number(match[1]);
+}
 
 const admin = { admin: true };
 
@@ -55,9 +76,10 @@ export function adminRoutes(deps: Deps) {
     res.json(toView(row, admin));
   }
 
-  const review = (body: unknown): Moderation => {
-    const { status, adminNotes } = parseInput(Review, body);
-    return status === 'archived' ? { type: 'archive' } : { type: 'review', status, adminNotes };
+  const review = (req: Request): Moderation => {
+    const { status, adminNotes, expectedVersion } = parseInput(Review, req.body);
+    if (status === 'archived') return { type: 'archive' };
+    return { type: 'review', status, adminNotes, expectedVersion: expectedVersion ?? ifMatchVersion(req) };
   };
 
   router.get('/admin/queue', async (_req, res) => {
@@ -73,15 +95,20 @@ export function adminRoutes(deps: Deps) {
     router.get(`/admin/${path}/pending`, async (_req, res) => {
       res.json((await listPending(deps.pool, kind)).map((r) => toView(r, admin)));
     });
-    router.patch(`/admin/${path}/:id`, (req, res) => act(req, res, kind, review(req.body)));
+    router.patch(`/admin/${path}/:id`, (req, res) => act(req, res, kind, review(req)));
     router.delete(`/${path}/:id`, requireAdminKey(deps.config.adminKey), (req, res) =>
       act(req, res, kind, { type: 'delete' }),
     );
   }
 
   router.put('/media/:id/status', adminOnly, (req, res) => {
-    const { status, adminNotes } = parseInput(MediaStatus, req.body);
-    return act(req, res, 'media', { type: 'review', status, adminNotes });
+    const { status, adminNotes, expectedVersion } = parseInput(MediaStatus, req.body);
+    return act(req, res, 'media', {
+      type: 'review',
+      status,
+      adminNotes,
+      expectedVersion: expectedVersion ?? ifMatchVersion(req),
+    });
   });
 
   return router;

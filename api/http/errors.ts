@@ -6,10 +6,17 @@ import { DomainError } from '#events/errors.ts';
 export class HttpError extends Error {
   readonly status: number;
   readonly body: Record<string, unknown>;
-  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
+  readonly headers: Record<string, string>;
+  constructor(
+    status: number,
+    message: string,
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.status = status;
     this.body = { message, ...extra };
+    this.headers = headers;
   }
 }
 
@@ -54,8 +61,11 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     if (!res.headersSent) res.status(status).json(body);
     else res.destroy();
   };
-  if (error instanceof HttpError) return fail(error.status, error.body);
-  if (error instanceof DomainError) return fail(error.status, { message: error.message });
+  if (error instanceof HttpError) {
+    if (!res.headersSent) res.set(error.headers);
+    return fail(error.status, error.body);
+  }
+  if (error instanceof DomainError) return fail(error.status, { message: error.message, ...error.details });
   if (error instanceof z.ZodError) {
     const e = validationError(error);
     return fail(e.status, e.body);

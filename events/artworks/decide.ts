@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../handle.ts';
 import {
   evolve,
@@ -14,13 +15,13 @@ type Submission = Omit<z.infer<typeof ArtworkSubmitted.schema>, 'submittedAt'>;
 
 export type ArtworkCommand =
   | { type: 'SubmitArtwork'; data: Submission; now: string }
-  | { type: 'ReviewArtwork'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
+  | { type: 'ReviewArtwork'; data: ReviewData; now: string }
   | { type: 'RecordRenditions'; data: { display: StoredImage; thumbnail: StoredImage }; now: string }
   | { type: 'ArchiveArtwork'; now: string }
   | { type: 'UnarchiveArtwork'; now: string }
   | { type: 'DeleteArtwork'; now: string };
 
-export function decide(command: ArtworkCommand, state: Artwork): ArtworkEvent[] {
+export function decide(command: ArtworkCommand, state: Artwork, version = 0): ArtworkEvent[] {
   if (command.type === 'SubmitArtwork') {
     if (state.exists || state.deleted) throw new DomainError(409, 'Artwork already exists');
     return [{ type: 'ArtworkSubmitted', data: { ...command.data, submittedAt: command.now } }];
@@ -30,6 +31,7 @@ export function decide(command: ArtworkCommand, state: Artwork): ArtworkEvent[] 
   switch (command.type) {
     case 'ReviewArtwork': {
       const { status, adminNotes } = command.data;
+      if (!reviewDecides('Artwork', state.status, command.data, version)) return [];
       return status === 'approved'
         ? [{ type: 'ArtworkApproved', data: { artworkId, adminNotes, approvedAt: command.now } }]
         : [{ type: 'ArtworkRejected', data: { artworkId, adminNotes, rejectedAt: command.now } }];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../handle.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
@@ -60,7 +61,7 @@ export type Media =
 export type MediaCommand =
   | { type: 'SubmitMedia'; data: Omit<z.infer<typeof MediaSubmitted.schema>, 'submittedAt'>; now: string }
   | { type: 'RecordProcessing'; data: { poster: StoredFile | null; playable: StoredFile | null }; now: string }
-  | { type: 'ReviewMedia'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
+  | { type: 'ReviewMedia'; data: ReviewData; now: string }
   | { type: 'DeleteMedia'; now: string };
 
 export function evolve(state: Media, event: MediaEvent): Media {
@@ -92,7 +93,7 @@ export function evolve(state: Media, event: MediaEvent): Media {
   }
 }
 
-export function decide(command: MediaCommand, state: Media): MediaEvent[] {
+export function decide(command: MediaCommand, state: Media, version = 0): MediaEvent[] {
   if (command.type === 'SubmitMedia') {
     if (state.exists || state.deleted) throw new DomainError(409, 'Media already exists');
     return [{ type: 'MediaSubmitted', data: { ...command.data, submittedAt: command.now } }];
@@ -104,6 +105,7 @@ export function decide(command: MediaCommand, state: Media): MediaEvent[] {
       return state.processed ? [] : [{ type: 'MediaProcessed', data: { mediaId, ...command.data } }];
     case 'ReviewMedia': {
       const { status, adminNotes } = command.data;
+      if (!reviewDecides('Media', state.status, command.data, version)) return [];
       return status === 'approved'
         ? [{ type: 'MediaApproved', data: { mediaId, adminNotes, approvedAt: command.now } }]
         : [{ type: 'MediaRejected', data: { mediaId, adminNotes, rejectedAt: command.now } }];

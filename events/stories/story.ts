@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../handle.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
@@ -38,7 +39,7 @@ export type Story =
 
 export type StoryCommand =
   | { type: 'SubmitStory'; data: Omit<z.infer<typeof StorySubmitted.schema>, 'submittedAt'>; now: string }
-  | { type: 'ReviewStory'; data: { status: 'approved' | 'rejected'; adminNotes: string | null }; now: string }
+  | { type: 'ReviewStory'; data: ReviewData; now: string }
   | { type: 'DeleteStory'; now: string };
 
 export function evolve(state: Story, event: StoryEvent): Story {
@@ -58,7 +59,7 @@ export function evolve(state: Story, event: StoryEvent): Story {
   }
 }
 
-export function decide(command: StoryCommand, state: Story): StoryEvent[] {
+export function decide(command: StoryCommand, state: Story, version = 0): StoryEvent[] {
   if (command.type === 'SubmitStory') {
     if (state.exists || state.deleted) throw new DomainError(409, 'Story already exists');
     return [{ type: 'StorySubmitted', data: { ...command.data, submittedAt: command.now } }];
@@ -67,6 +68,7 @@ export function decide(command: StoryCommand, state: Story): StoryEvent[] {
   switch (command.type) {
     case 'ReviewStory': {
       const { status, adminNotes } = command.data;
+      if (!reviewDecides('Story', state.status, command.data, version)) return [];
       return status === 'approved'
         ? [{ type: 'StoryApproved', data: { storyId: state.id, adminNotes, approvedAt: command.now } }]
         : [{ type: 'StoryRejected', data: { storyId: state.id, adminNotes, rejectedAt: command.now } }];

@@ -1,0 +1,75 @@
+import { describe, it } from 'vitest';
+import { spec } from '../../tests/support/decider.ts';
+import { storyDecider, type StoryEvent } from './story.ts';
+
+const now = '2025-09-12T10:00:00.000Z';
+const submitted: StoryEvent = {
+  type: 'StorySubmitted',
+  data: {
+    storyId: 7,
+    title: null,
+    content: 'Once',
+    authorName: 'Sam',
+    emailRef: null,
+    isAnonymous: false,
+    submittedAt: now,
+  },
+};
+const approved: StoryEvent = { type: 'StoryApproved', data: { storyId: 7, adminNotes: null, approvedAt: now } };
+const rejected: StoryEvent = { type: 'StoryRejected', data: { storyId: 7, adminNotes: 'no', rejectedAt: now } };
+const deleted: StoryEvent = { type: 'StoryDeleted', data: { storyId: 7, deletedAt: now } };
+const review = (status: 'approved' | 'rejected', expectedVersion?: number, adminNotes: string | null = null) => ({
+  type: 'ReviewStory' as const,
+  data: { status, adminNotes, ...(expectedVersion === undefined ? {} : { expectedVersion }) },
+  now,
+});
+
+const story = spec(storyDecider);
+
+describe('story decider', () => {
+  it('submits a new story once', () => {
+    const { submittedAt: _, ...data } = submitted.data as typeof submitted.data & { submittedAt: string };
+    story.given([]).when({ type: 'SubmitStory', data, now }).then([submitted]);
+    story.given([submitted]).when({ type: 'SubmitStory', data, now }).thenFails(409, 'Story already exists');
+    story.given([submitted, deleted]).when({ type: 'SubmitStory', data, now }).thenFails(409, 'Story already exists');
+  });
+
+  it('decides a pending story', () => {
+    story.given([submitted]).when(review('approved')).then([approved]);
+    story
+      .given([submitted])
+      .when(review('rejected', undefined, 'no'))
+      .then([rejected]);
+  });
+
+  it('records the same decision twice as one event', () => {
+    story.given([submitted, approved]).when(review('approved')).thenNothing();
+    story.given([submitted, rejected]).when(review('rejected')).thenNothing();
+  });
+
+  it('refuses a different decision on a decided story with its current status', () => {
+    story.given([submitted, approved]).when(review('rejected')).thenFails(409, 'Story was already approved', {
+      status: 'approved',
+      version: 2,
+    });
+  });
+
+  it('changes a decision when the admin states the current version, and only then', () => {
+    story
+      .given([submitted, approved])
+      .when(review('rejected', 2, 'no'))
+      .then([rejected]);
+    story.given([submitted, approved]).when(review('rejected', 1)).thenFails(409, 'already approved', { version: 2 });
+    story.given([submitted]).when(review('approved', 5)).thenFails(409, 'has changed since you saw it');
+  });
+
+  it('knows nothing of a story that does not exist or was deleted', () => {
+    story.given([]).when(review('approved')).thenFails(404, 'Story not found');
+    story.given([submitted, deleted]).when(review('approved')).thenFails(404, 'Story not found');
+    story.given([submitted, deleted]).when({ type: 'DeleteStory', now }).thenFails(404, 'Story not found');
+  });
+
+  it('deletes a story of any status', () => {
+    story.given([submitted, rejected]).when({ type: 'DeleteStory', now }).then([deleted]);
+  });
+});
