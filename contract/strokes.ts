@@ -1,0 +1,96 @@
+/**
+ * How a drawing's strokes are recorded and replayed (CONTRACT §7 "Stroke replay", §8 the mural).
+ * One module for the server, /create, the show's replay and the mural, so the format cannot drift.
+ * Plain TypeScript (no zod) so the web can import it without weight.
+ *
+ * A recording is the ordered list of marks on the canvas, in the canvas's own pixels, each with the
+ * time it started (ms after the recording began) and, per point, the ms since the mark began.
+ * - freehand tools (brush, spray, eraser): `points` is the pointer's path; a spray's points are the
+ *   dots it scattered (each `size / 10` wide at least 1); the eraser paints the paper colour.
+ * - shapes (line, arrow, rectangle, circle, triangle, star): two points, where the drag began and
+ *   where it ended; `fill` is the fill colour of a filled closed shape, else null.
+ * Undone marks are not in it; a cleared canvas starts a recording afresh.
+ */
+
+export const STROKE_TOOLS = [
+  'brush',
+  'spray',
+  'eraser',
+  'line',
+  'arrow',
+  'rectangle',
+  'circle',
+  'triangle',
+  'star',
+] as const;
+export type StrokeTool = (typeof STROKE_TOOLS)[number];
+
+export interface Stroke {
+  tool: StrokeTool;
+  /** '#rrggbb' */
+  color: string;
+  /** '#rrggbb' for a filled closed shape, else null */
+  fill: string | null;
+  /** width in canvas pixels, 1-50 */
+  size: number;
+  /** percent, 1-100 */
+  opacity: number;
+  /** ms after the recording began */
+  t: number;
+  /** flat [x, y, dt, x, y, dt, ...]: canvas pixels and ms since the stroke began */
+  points: number[];
+}
+
+export interface StrokeRecording {
+  version: 1;
+  width: number;
+  height: number;
+  /** the paper colour, '#rrggbb' */
+  background: string;
+  strokes: Stroke[];
+}
+
+/** The most a recording may weigh, as JSON (CONTRACT §7). */
+export const MAX_STROKES_BYTES = 512 * 1024;
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+
+/**
+ * Checks a recording from the outside world: returns it, or the first thing wrong with it.
+ * The size limit is the caller's to check on the JSON it received.
+ */
+export function checkStrokes(value: unknown): { ok: true; value: StrokeRecording } | { ok: false; message: string } {
+  const bad = (message: string) => ({ ok: false as const, message });
+  if (typeof value !== 'object' || value === null) return bad('Strokes must be an object');
+  const r = value as Record<string, unknown>;
+  if (r.version !== 1) return bad('Strokes version must be 1');
+  if (!finite(r.width) || !finite(r.height) || r.width < 1 || r.height < 1 || r.width > 4096 || r.height > 4096)
+    return bad('Strokes need a width and height');
+  if (typeof r.background !== 'string' || !HEX.test(r.background)) return bad('Strokes need a background colour');
+  if (!Array.isArray(r.strokes)) return bad('Strokes must hold a list of strokes');
+  let previous = 0;
+  for (const [i, s] of (r.strokes as unknown[]).entries()) {
+    const where = `Stroke ${i + 1}`;
+    if (typeof s !== 'object' || s === null) return bad(`${where} is not a stroke`);
+    const k = s as Record<string, unknown>;
+    if (!STROKE_TOOLS.includes(k.tool as StrokeTool)) return bad(`${where} has an unknown tool`);
+    if (typeof k.color !== 'string' || !HEX.test(k.color)) return bad(`${where} has a bad colour`);
+    if (k.fill !== null && (typeof k.fill !== 'string' || !HEX.test(k.fill))) return bad(`${where} has a bad fill`);
+    if (!finite(k.size) || k.size < 1 || k.size > 50) return bad(`${where} has a bad size`);
+    if (!finite(k.opacity) || k.opacity < 1 || k.opacity > 100) return bad(`${where} has a bad opacity`);
+    if (!finite(k.t) || k.t < previous) return bad(`${where} starts before the one before it`);
+    previous = k.t;
+    const points = k.points;
+    if (!Array.isArray(points) || points.length < 3 || points.length % 3 !== 0 || !points.every(finite))
+      return bad(`${where} needs points as [x, y, dt, ...]`);
+  }
+  return { ok: true, value: value as StrokeRecording };
+}
+
+/** How long a recording takes to replay at its own pace, in ms. */
+export function strokesDuration(recording: StrokeRecording): number {
+  let end = 0;
+  for (const s of recording.strokes) end = Math.max(end, s.t + (s.points.at(-1) ?? 0));
+  return end;
+}
