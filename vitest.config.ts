@@ -9,7 +9,7 @@ export default defineConfig({
           include: [
             '{api,events,projections,scripts}/**/*.unit.test.ts',
             'web/src/**/*.unit.test.ts',
-            'tests/*.unit.test.ts',
+            'tests/**/*.unit.test.ts',
           ],
           environment: 'node',
         },

@@ -31,6 +31,7 @@ describe('every command', () => {
     ['scripts/projections.ts', 'usage: npm run projections'],
     ['scripts/migrate.ts', 'usage: npm run migrate'],
     ['scripts/seed.ts', 'usage: npm run seed'],
+    ['scripts/healthcheck.ts', 'usage: node scripts/healthcheck.ts'],
   ])('%s --help prints its usage and exits 0', async (file, first) => {
     const result = await run(file, ['--help']);
     expect(result.stdout).toContain(first);

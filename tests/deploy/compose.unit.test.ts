@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+/** What can be checked of the deployment without a Docker engine (docs/decisions/018). */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const composeText = fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
+const compose = parse(composeText, { merge: true }) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
+const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+const envExample = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  restart?: string;
+  environment?: Record<string, string>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+  volumes?: string[];
+}
+
+const services = compose.services;
+const ONE_SHOT = ['migrate', 'minio-bucket'];
+
+describe('docker-compose.yml', () => {
+  it('puts a TLS proxy in front of two API processes and runs one worker, PostgreSQL 18 and MinIO', () => {
+    expect(Object.keys(services).sort()).toEqual(
+      ['api-1', 'api-2', 'migrate', 'minio', 'minio-bucket', 'postgres', 'proxy', 'worker'].sort(),
+    );
+    expect(services['api-1']!.command).toEqual(['api/main.ts', '--role', 'api']);
+    expect(services['api-2']!.command).toEqual(['api/main.ts', '--role', 'api']);
+    expect(services.worker!.command).toEqual(['api/main.ts', '--role', 'worker']);
+    expect(services.migrate!.command).toEqual(['scripts/migrate.ts']);
+    expect(services.postgres!.image).toMatch(/^postgres:18(\.|-|$)/);
+    expect(services.minio!.image).toMatch(/^quay\.io\/minio\/minio:/);
+    expect(services.proxy!.image).toMatch(/^caddy:2/);
+    // only the proxy is reachable from outside, on 80 and 443
+    for (const [name, service] of Object.entries(services)) {
+      if (name === 'proxy') expect(service.ports).toEqual(expect.arrayContaining(['80:80', '443:443']));
+      else expect(service.ports, name).toBeUndefined();
+    }
+    const caddy = fs.readFileSync(path.join(ROOT, 'deploy/Caddyfile'), 'utf8');
+    expect(caddy).toMatch(/reverse_proxy api-1:3000 api-2:3000/);
+    expect(caddy).toContain('health_uri /ready');
+    expect(services.proxy!.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
+  });
+
+  it('pins every image: no latest, no untagged', () => {
+    for (const [name, service] of Object.entries(services)) {
+      const image = service.image!;
+      expect(image, name).toMatch(/:[^:/]+$/);
+      expect(image, name).not.toMatch(/:latest$/);
+    }
+    expect(composeText).not.toMatch(/:latest\b/);
+    expect(dockerfile).not.toMatch(/:latest\b/);
+    for (const from of dockerfile.match(/^ARG NODE_IMAGE=.*$/m) ?? []) expect(from).toMatch(/node:24\.\d+\.\d+-/);
+  });
+
+  it('has a healthcheck on every long-running service and waits for health, not just for start', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (ONE_SHOT.includes(name)) continue;
+      expect(service.healthcheck?.test, `${name} healthcheck`).toBeDefined();
+      expect(service.restart, `${name} restart`).toBe('unless-stopped');
+    }
+    for (const name of ONE_SHOT) expect(services[name]!.restart).toBe('no');
+    for (const [name, service] of Object.entries(services)) {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        const expected = ONE_SHOT.includes(dependency) ? 'service_completed_successfully' : 'service_healthy';
+        expect(condition, `${name} -> ${dependency}`).toBe(expected);
+      }
+    }
+    expect(Object.keys(services['api-1']!.depends_on!)).toEqual(
+      expect.arrayContaining(['postgres', 'migrate', 'minio-bucket']),
+    );
+    expect(Object.keys(services.proxy!.depends_on!)).toEqual(['api-1', 'api-2']);
+    // the API's healthcheck is readiness (database, storage, lag), not liveness
+    expect(services['api-1']!.healthcheck!.test).toEqual(['CMD', 'node', 'scripts/healthcheck.ts', '--api']);
+  });
+
+  it('holds no secrets: each comes from .env and compose refuses to start without it', () => {
+    const env = services['api-1']!.environment!;
+    for (const key of [
+      'GALLERY_PASSWORD',
+      'ADMIN_PASSWORD',
+      'ADMIN_KEY',
+      'LOG_HMAC_KEY',
+      'MINIO_ACCESS_KEY',
+      'MINIO_SECRET_KEY',
+      'TRIBUTE_NAME',
+      'TRIBUTE_BIRTHDAY',
+      'TRIBUTE_AGE',
+      'WELCOME_CUTOFF',
+      'CELEBRATION_START',
+      'CELEBRATION_END',
+      'TZ',
+    ]) {
+      expect(env[key], key).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
+      expect(envExample, key).toMatch(new RegExp(`^${key}=`, 'm'));
+    }
+    expect(env.DATABASE_URL).toBe(
+      'postgres://tribute:${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}@postgres:5432/tribute',
+    );
+    expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    expect(env.NODE_ENV).toBe('production');
+    expect(env.TRUST_PROXY).toBe('1');
+    // every environment value is a ${...} reference or a plain non-secret setting
+    for (const service of Object.values(services)) {
+      for (const [key, value] of Object.entries(service.environment ?? {})) {
+        if (/PASSWORD|SECRET|KEY/.test(key) && !/ACCESS_KEY/.test(key)) expect(String(value), key).toMatch(/^\$\{/);
+      }
+    }
+    // .env.example leaves the secrets empty
+    for (const key of [
+      'POSTGRES_PASSWORD',
+      'MINIO_SECRET_KEY',
+      'GALLERY_PASSWORD',
+      'ADMIN_PASSWORD',
+      'ADMIN_KEY',
+      'LOG_HMAC_KEY',
+    ]) {
+      expect(envExample).toMatch(new RegExp(`^${key}=$`, 'm'));
+    }
+  });
+
+  it('creates the bucket before the app starts', () => {
+    const bucket = services['minio-bucket']!;
+    expect(bucket.image).toMatch(/^quay\.io\/minio\/mc:/);
+    expect(JSON.stringify(bucket)).toContain('mc mb --ignore-existing');
+    expect(bucket.depends_on).toEqual({ minio: { condition: 'service_healthy' } });
+  });
+});
+
+describe('Dockerfile', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1)!;
+
+  it('builds in one stage and runs from another', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    expect(stages[0]).toMatch(/RUN npm ci\b/);
+    expect(stages[0]).toContain('npm run build');
+    expect(dockerfile).not.toMatch(/npm install\b/);
+    expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+  });
+
+  it('runs as a user without privileges, under an init that forwards signals', () => {
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/apt-get install[^\n]*\btini\b/);
+    expect(runtime).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--", "node"\]$/m);
+    // exec form everywhere: no shell between tini and node to swallow SIGTERM
+    expect(dockerfile).not.toMatch(/^(CMD|ENTRYPOINT) [^[]/m);
+    expect(runtime).toMatch(/^HEALTHCHECK /m);
+  });
+
+  it("uses Debian's ffmpeg", () => {
+    expect(runtime).toMatch(/apt-get install[^\n]*\bffmpeg\b/);
+  });
+
+  it('copies every folder the program imports from', () => {
+    const imports = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).imports as Record<
+      string,
+      string
+    >;
+    const folders = new Set(Object.values(imports).map((target) => target.split('/')[1]!));
+    for (const folder of [...folders, 'migrations', 'scripts']) {
+      expect(runtime, folder).toContain(`COPY --from=build /app/${folder} ./${folder}`);
+    }
+    // and every other top-level folder the server's sources import
+    const sources = fs.readdirSync(path.join(ROOT, 'api'), { recursive: true, encoding: 'utf8' });
+    const reached = new Set<string>();
+    for (const file of sources.filter((f) => f.endsWith('.ts') && !f.includes('.test.'))) {
+      const text = fs.readFileSync(path.join(ROOT, 'api', file), 'utf8');
+      for (const m of text.matchAll(/from '((?:\.\.\/)+)([\w-]+)\//g)) {
+        const depth = file.split('/').length; // api/<file> is depth 1
+        if (m[1]!.length / 3 === depth) reached.add(m[2]!);
+      }
+    }
+    for (const folder of reached) expect(runtime, folder).toContain(`COPY --from=build /app/${folder} ./${folder}`);
+  });
+
+  it('leaves secrets, local data and dependencies out of the build context', () => {
+    const ignored = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    for (const entry of ['.env', 'node_modules', '.data', '.git', 'dist']) expect(ignored).toContain(entry);
+    expect(dockerfile).not.toMatch(/PASSWORD|SECRET|ADMIN_KEY/);
+  });
+});
