@@ -4,7 +4,9 @@ import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
 import { benchTimeTravel } from './timeTravel.ts';
 import { benchDatabase } from './support.ts';
+import { benchSteadyLag } from './steadyLag.ts';
 import { benchUpload } from './upload.ts';
+import { benchVisit } from './visit.ts';
 
 /** npm run bench [-- only NAME…]: prints Markdown tables to paste into BENCHMARKS.md. */
 const only = process.argv.slice(2);
@@ -19,6 +21,8 @@ for (const [name, run] of [
   ['upload', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchUpload(db.url)],
   ['fanout', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchFanout(db.url)],
   ['time-travel', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchTimeTravel(db.pool, db.url)],
+  ['visit', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchVisit(db.pool, db.url)],
+  ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
 ] as const) {
   if (!wanted(name)) continue;
   // each benchmark gets a database of its own, so one's data never slows another

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegDataUrl } from '../../tests/support/images.ts';
+import { cardKey } from './cards.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
 
@@ -51,6 +52,10 @@ describe('card images', () => {
     });
     const card = page.card!;
     expect(card).toMatchObject({ width: 480, height: 360 });
+    // the renditions job made the card images ahead of the first visitor
+    const version = card.src.split('/')[5]!;
+    for (const w of [320, 480, 640])
+      expect(await t.server.deps.blobs.stat(cardKey('artwork', id, version, w))).toBeTruthy();
     const candidates = card.srcSet.split(', ').map((c) => c.split(' '));
     expect(candidates.map((c) => c[1])).toEqual(['320w', '480w', '640w']);
     expect(card.src).toBe(candidates[1]![0]);

@@ -82,18 +82,39 @@ export async function makeRenditions(original: Buffer): Promise<{ display: Rendi
 }
 
 /**
- * A gallery card's image: exactly the card's shape (cropped from the centre, as the card's
- * `object-fit: cover` would show it), `width` pixels wide, WebP at a quality for small pictures.
+ * A gallery card's images: exactly the card's shape (cropped from the centre, as the card's
+ * `object-fit: cover` would show it), one per width, WebP at a quality for small pictures. The
+ * source is decoded once for all widths: decoding is most of the cost.
  */
-export async function makeCardImage(source: Buffer, width: number, aspect: number): Promise<Rendition> {
+export async function makeCardImages(
+  source: Buffer,
+  widths: readonly number[],
+  aspect: number,
+): Promise<Map<number, Rendition>> {
   return withRejections(async () => {
-    const height = Math.round(width * aspect);
+    const largest = Math.max(...widths);
     const { data, info } = await sharp(source, { failOn: 'error', limitInputPixels: DEFAULT_MAX_PIXELS })
       .rotate()
-      .resize(width, height, { fit: 'cover', position: 'centre' })
-      .webp({ quality: 68, effort: 4, smartSubsample: true })
+      .resize(largest, Math.round(largest * aspect), { fit: 'cover', position: 'centre' })
+      .raw()
       .toBuffer({ resolveWithObject: true });
-    return { buffer: data, contentType: 'image/webp', width: info.width, height: info.height };
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    const made = await Promise.all(
+      widths.map(async (width) => {
+        const out = await sharp(data, raw)
+          .resize(width, Math.round(width * aspect), { fit: 'fill' })
+          .webp({ quality: 68, effort: 2, smartSubsample: true })
+          .toBuffer({ resolveWithObject: true });
+        const rendition: Rendition = {
+          buffer: out.data,
+          contentType: 'image/webp',
+          width: out.info.width,
+          height: out.info.height,
+        };
+        return [width, rendition] as const;
+      }),
+    );
+    return new Map(made);
   });
 }
 

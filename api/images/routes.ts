@@ -1,20 +1,12 @@
-import { buffer } from 'node:stream/consumers';
 import { Router, type Response } from 'express';
-import {
-  CARD_ASPECT,
-  CARD_WIDTHS,
-  cardSource,
-  cardUrl,
-  cardVersion,
-  type CardKind,
-} from '#projections/catalog/cardImages.ts';
+import { CARD_WIDTHS, cardSource, cardUrl, cardVersion, type CardKind } from '#projections/catalog/cardImages.ts';
 import { findItem } from '#projections/catalog/items.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { BlobNotFound } from '../storage/index.ts';
-import { makeCardImage } from './index.ts';
+import { loadCardImages } from './cards.ts';
 
 const KINDS: Record<string, { kind: CardKind; folder: string; label: string }> = {
   artwork: { kind: 'artwork', folder: 'artworks', label: 'Artwork' },
@@ -33,7 +25,7 @@ export function imageRoutes(deps: Deps) {
   const router = Router();
   const memory = new Map<string, Buffer>();
   let memoryBytes = 0;
-  const making = new Map<string, Promise<Buffer>>();
+  const making = new Map<string, Promise<Map<number, Buffer>>>();
 
   router.get('/images/:kind/:id/:version/:file', async (req, res) => {
     const kind = KINDS[req.params.kind];
@@ -57,30 +49,27 @@ export function imageRoutes(deps: Deps) {
     }
     let bytes = memory.get(key);
     if (!bytes) {
-      let pending = making.get(key);
+      // one making per card: every width from one decode of the source
+      const card = `${kind.folder}/${id}/card-${version}`;
+      let pending = making.get(card);
       if (!pending) {
-        pending = load(key, source.key, kind.kind, width).finally(() => making.delete(key));
-        making.set(key, pending);
+        pending = loadCardImages(deps.blobs, { kind: kind.kind, id, version }, source.key).finally(() =>
+          making.delete(card),
+        );
+        making.set(card, pending);
       }
+      let all: Map<number, Buffer>;
       try {
-        bytes = await pending;
+        all = await pending;
       } catch (error) {
         if (error instanceof BlobNotFound) throw notFound(kind.label);
         throw error;
       }
-      remember(key, bytes);
+      for (const [w, b] of all) remember(`${card}-${w}.webp`, b);
+      bytes = all.get(width)!;
     }
     send(res, bytes, etag);
   });
-
-  /** The stored card image, or one made now from the source and stored. */
-  async function load(key: string, sourceKey: string, kind: CardKind, width: number): Promise<Buffer> {
-    if (await deps.blobs.stat(key)) return buffer(await deps.blobs.read(key));
-    const source = await buffer(await deps.blobs.read(sourceKey));
-    const card = await makeCardImage(source, width, CARD_ASPECT[kind]);
-    await deps.blobs.put(key, card.buffer, { contentType: card.contentType });
-    return card.buffer;
-  }
 
   function remember(key: string, bytes: Buffer) {
     if (memory.has(key)) return;

@@ -7,6 +7,8 @@ import { artworkDecider } from '#events/artworks/decide.ts';
 import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
 import { makeRenditions } from '../images/index.ts';
+import { storeCardImages } from '../images/cards.ts';
+import { cardVersionOf } from '#projections/catalog/cardImages.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import { makePoster, transcodeToMp4 } from '../video/index.ts';
 import type { JobHandlers, JobPayloads } from './jobQueue.ts';
@@ -26,6 +28,9 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
     return { key, contentType: r.contentType, width: r.width, height: r.height, bytes: r.buffer.length };
   };
   const data = { display: await stored('display', display), thumbnail: await stored('thumbnail', thumbnail) };
+  // the gallery's card images too, so that the first crowd finds them made (else made on first request)
+  const card = { kind: 'artwork' as const, id: artworkId, version: cardVersionOf(data.display) };
+  await storeCardImages(deps.blobs, card, display.buffer).catch(() => undefined);
   const metadata = system();
   await handleCommand(
     deps.store,

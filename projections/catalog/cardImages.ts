@@ -40,8 +40,13 @@ export function cardSource(row: Pick<CatalogRow, 'kind' | 'image' | 'media'>): C
 
 export function cardVersion(row: Pick<CatalogRow, 'kind' | 'image' | 'media'>): string | null {
   const image = row.kind === 'artwork' ? (row.image?.display ?? row.image?.original) : row.media?.poster;
-  if (!image) return null;
-  return createHash('sha256').update(JSON.stringify(image)).digest('base64url').slice(0, 16);
+  return image ? cardVersionOf(image) : null;
+}
+
+/** The version of card images made from this stored file. */
+export function cardVersionOf(image: { key: string; bytes?: number; width?: number; height?: number }): string {
+  const identity = [image.key, image.bytes ?? '', image.width ?? '', image.height ?? ''];
+  return createHash('sha256').update(identity.join('|')).digest('base64url').slice(0, 16);
 }
 
 export const cardUrl = (kind: CardKind, id: number, version: string, width: number) =>

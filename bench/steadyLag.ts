@@ -1,0 +1,125 @@
+import type pg from 'pg';
+import type { DomainEvent } from '#events/catalog.ts';
+import { likeStream } from '#events/engagement/engagement.ts';
+import { EventStore } from '#events/store.ts';
+import { projections } from '#projections/index.ts';
+import { ProjectionRunner } from '#projections/runner.ts';
+import { percentile } from './support.ts';
+
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5) * 2;
+const TICK_MS = 5;
+
+const metadata = () => ({ role: 'guest' as const, visitorId: crypto.randomUUID(), now: new Date().toISOString() });
+
+/**
+ * Projection lag at a steady rate, not at saturation: RATE events a second, in even ticks, for
+ * SECONDS; each one's time from `append()` returning to the catalog having committed it. The mix of a
+ * reveal: most events are likes (of 200 approved items), some submissions, a few approvals.
+ */
+export async function benchSteadyLag(pool: pg.Pool) {
+  const store = new EventStore(pool);
+  const now = new Date().toISOString();
+  const ITEMS = 200;
+  for (let id = 1; id <= ITEMS; id++) {
+    await store.append(
+      `story-${id}`,
+      0,
+      [
+        {
+          type: 'StorySubmitted',
+          data: {
+            storyId: id,
+            title: null,
+            content: `Memory ${id}`,
+            authorName: 'Bench',
+            emailRef: null,
+            isAnonymous: false,
+            submittedAt: now,
+          },
+        },
+        { type: 'StoryApproved', data: { storyId: id, adminNotes: null, approvedAt: now } },
+      ],
+      metadata(),
+    );
+  }
+  const runner = new ProjectionRunner(store, projections);
+  await runner.start();
+  await runner.wake();
+
+  const appendedAt = new Map<number, number>();
+  const lags: number[] = [];
+  runner.onCommitted((name, events) => {
+    if (name !== 'catalog') return;
+    const t = performance.now();
+    for (const e of events) {
+      const at = appendedAt.get(e.position);
+      if (at !== undefined) lags.push(t - at);
+    }
+  });
+
+  let nextStory = ITEMS + 1;
+  let visitor = 0;
+  const event = (i: number): { stream: string; events: DomainEvent[] } => {
+    if (i % 20 === 0) {
+      const id = nextStory++;
+      return {
+        stream: `story-${id}`,
+        events: [
+          {
+            type: 'StorySubmitted',
+            data: {
+              storyId: id,
+              title: null,
+              content: `A new memory ${id}`,
+              authorName: 'Bench',
+              emailRef: null,
+              isAnonymous: false,
+              submittedAt: now,
+            },
+          },
+        ],
+      };
+    }
+    const itemId = 1 + (i % ITEMS);
+    const visitorKey = `v${visitor++}`;
+    return {
+      stream: likeStream('story', itemId, visitorKey),
+      events: [{ type: 'ItemLiked', data: { kind: 'story', itemId, visitorKey } }],
+    };
+  };
+
+  let sent = 0;
+  let failed = 0;
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  const total = RATE * SECONDS;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE));
+    for (; sent < due; sent++) {
+      const { stream, events } = event(sent);
+      pending.push(
+        store.append(stream, 0, events, metadata()).then(
+          ({ positions }) => void appendedAt.set(positions.at(-1)!, performance.now()),
+          () => void failed++,
+        ),
+      );
+    }
+    await new Promise((r) => setTimeout(r, TICK_MS));
+  }
+  await Promise.all(pending);
+  const achieved = sent / ((performance.now() - started) / 1000);
+  const deadline = Date.now() + 30_000;
+  while (lags.length < appendedAt.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await runner.stop();
+  lags.sort((a, b) => a - b);
+  return [
+    `### Projection lag at a steady ${RATE.toLocaleString('en')} events/s (${SECONDS} s; likes, submissions)`,
+    '',
+    `From each \`append()\` returning to the catalog's commit of that event, with the runner (chain sealer, then catalog) in the benchmark process. Achieved rate ${achieved.toFixed(0)} events/s; events measured ${lags.length} of ${appendedAt.size}; failed appends ${failed}.`,
+    '',
+    '| p50 | p99 | max |',
+    '|---:|---:|---:|',
+    `| ${percentile(lags, 50).toFixed(1)} ms | ${percentile(lags, 99).toFixed(1)} ms | ${(lags.at(-1) ?? NaN).toFixed(1)} ms |`,
+  ].join('\n');
+}

@@ -1,0 +1,256 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { io as connect, type Socket } from 'socket.io-client';
+import type pg from 'pg';
+import { freePort } from '#api/db/postgres.ts';
+import { percentile } from './support.ts';
+
+const VISITORS = Number(process.env.BENCH_VISITORS ?? 300);
+const ARTWORKS = 40;
+/** A browser opens about six connections per host. */
+const PARALLEL_PER_VISITOR = 6;
+const CLOCK_TICKS = 100;
+
+function start(args: string[], env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) =>
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)),
+  );
+}
+
+/** A photo-like JPEG (smooth colour fields with grain): compresses about as badly as a phone photo. */
+async function photo(seed: number, width = 1600, height = 1200) {
+  let x = seed * 7919 + 104_729;
+  const random = () => (x = (x * 9301 + 49_297) % 233_280) / 233_280;
+  const small = Buffer.alloc(48 * 36 * 3);
+  for (let i = 0; i < small.length; i++) small[i] = Math.floor(random() * 255);
+  const base = await sharp(small, { raw: { width: 48, height: 36, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
+  for (let i = 0; i < base.length; i++)
+    base[i] = Math.max(0, Math.min(255, base[i]! + Math.floor((random() - 0.5) * 40)));
+  return sharp(base, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** CPU seconds and resident memory of a process, from /proc. */
+function usage(pid: number) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpu = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+  return { cpu, rss };
+}
+
+interface Card {
+  src: string;
+  srcSet: string;
+}
+
+/** The card width a visitor's browser picks: a third each of desktop (1x), tablet and phone (3x) screens. */
+const widthFor = (visitor: number) => [320, 480, 640][visitor % 3]!;
+const pick = (card: Card, width: number) =>
+  card.srcSet
+    .split(', ')
+    .map((c) => c.split(' '))
+    .find((c) => c[1] === `${width}w`)![0]!;
+
+async function visit(base: string, password: string, visitor: number, sockets: Socket[]) {
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password }),
+  });
+  if (!login.ok) throw new Error(`login ${login.status}`);
+  const { sessionToken } = (await login.json()) as { sessionToken: string };
+  const headers = { 'x-session-token': sessionToken };
+  const socket = connect(base, { auth: { token: sessionToken }, transports: ['websocket'], reconnection: false });
+  sockets.push(socket);
+  const connected = new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  const res = await fetch(`${base}/api/gallery`, { headers: { ...headers, 'accept-encoding': 'gzip' } });
+  if (!res.ok) throw new Error(`gallery ${res.status}`);
+  const page = (await res.json()) as { items: Array<{ card?: Card | null }> };
+  const urls = page.items.flatMap((i) => (i.card ? [pick(i.card, widthFor(visitor))] : []));
+  let bytes = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: PARALLEL_PER_VISITOR }, async () => {
+      for (let i = next++; i < urls.length; i = next++) {
+        const image = await fetch(`${base}${urls[i]}`, { headers });
+        if (!image.ok) throw new Error(`image ${image.status}`);
+        bytes += (await image.arrayBuffer()).byteLength;
+      }
+    }),
+  );
+  await connected;
+  return { images: urls.length, bytes };
+}
+
+/** VISITORS visitors start at the same moment; each logs in, opens its socket, loads page 1 and its card images. */
+async function crowd(base: string, password: string, pid: number) {
+  const sockets: Socket[] = [];
+  const times: number[] = [];
+  let failures = 0;
+  let images = 0;
+  let bytes = 0;
+  const before = usage(pid);
+  let peak = before.rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, usage(pid).rss)), 50);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: VISITORS }, async (_, v) => {
+      try {
+        const r = await visit(base, password, v, sockets);
+        times.push(performance.now() - started);
+        images += r.images;
+        bytes += r.bytes;
+      } catch (error) {
+        failures++;
+        if (failures <= 3) console.error(`visitor ${v}:`, error instanceof Error ? error.message : error);
+      }
+    }),
+  );
+  const wall = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const after = usage(pid);
+  for (const s of sockets) s.close();
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    max: times.at(-1) ?? NaN,
+    failures,
+    images,
+    mb: bytes / VISITORS / 1e6,
+    cpu: ((after.cpu - before.cpu) / wall) * 100,
+    cpuSeconds: after.cpu - before.cpu,
+    rssBefore: before.rss / 2 ** 20,
+    rssPeak: peak / 2 ** 20,
+  };
+}
+
+/**
+ * The reveal: VISITORS phones open the gallery at once. The real server (one process, role all) with
+ * ARTWORKS approved photos; the card images are made on first request, as on the day. Baseline: the
+ * same visit against the same bytes as static files.
+ */
+export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
+  const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-static-'));
+  const [appPort, staticPort] = [await freePort(), await freePort()];
+  const app = await start(['api/main.ts'], {
+    PORT: String(appPort),
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    GALLERY_PASSWORD: 'bench',
+    ADMIN_PASSWORD: 'bench-admin',
+  });
+  let baselineServer: ChildProcess | undefined;
+  try {
+    const base = `http://127.0.0.1:${appPort}`;
+    const token = async (password: string) =>
+      (
+        (await (
+          await fetch(`${base}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ password }),
+          })
+        ).json()) as { sessionToken: string }
+      ).sessionToken;
+    let guest = await token('bench');
+    const admin = await token('bench-admin');
+    const ids: number[] = [];
+    for (let i = 0; i < ARTWORKS; i++) {
+      // a colleague submits a few; the submissions limit is per visitor
+      if (i % 10 === 9) guest = await token('bench');
+      const res = await fetch(`${base}/api/artworks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-token': guest },
+        body: JSON.stringify({
+          title: `Photo ${i + 1}`,
+          description: '',
+          artistName: 'Bench Artist',
+          email: 'artist@example.com',
+          imageData: `data:image/jpeg;base64,${(await photo(i + 1)).toString('base64')}`,
+          isFromCanvas: 'false',
+        }),
+      });
+      if (res.status !== 201) throw new Error(`artwork ${res.status} ${await res.text()}`);
+      ids.push(((await res.json()) as { id: number }).id);
+    }
+    for (;;) {
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM catalog_items WHERE kind = 'artwork' AND image ? 'display'`,
+      );
+      if (rows[0].n >= ARTWORKS) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const id of ids) {
+      const res = await fetch(`${base}/api/admin/artworks/${id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'x-session-token': admin },
+        body: JSON.stringify({ status: 'approved' }),
+      });
+      if (!res.ok) throw new Error(`approve ${res.status}`);
+    }
+    // settle after the writes, so the crowd meets a quiet server
+    await new Promise((r) => setTimeout(r, 2000));
+
+    const cold = await crowd(base, 'bench', app.pid!);
+    // the same crowd again: card images made, pages cached (a second wave, or cards made ahead)
+    const warm = await crowd(base, 'bench', app.pid!);
+
+    // the same bytes as static files: the page, and every card image in the widths visitors took
+    const page = await fetch(`${base}/api/gallery`, { headers: { 'x-session-token': guest } });
+    const body = await page.text();
+    fs.mkdirSync(path.join(staticDir, 'api'), { recursive: true });
+    fs.writeFileSync(path.join(staticDir, 'api', 'gallery'), body);
+    for (const item of (JSON.parse(body) as { items: Array<{ card?: Card | null }> }).items) {
+      if (!item.card) continue;
+      for (const width of [320, 480, 640]) {
+        const url = pick(item.card, width);
+        const file = path.join(staticDir, url);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        const image = await fetch(`${base}${url}`, { headers: { 'x-session-token': guest } });
+        fs.writeFileSync(file, Buffer.from(await image.arrayBuffer()));
+      }
+    }
+    baselineServer = await start(['bench/staticVisitServer.ts'], { PORT: String(staticPort), STATIC_DIR: staticDir });
+    const baseline = await crowd(`http://127.0.0.1:${staticPort}`, 'bench', baselineServer.pid!);
+
+    const row = (name: string, r: typeof cold) =>
+      `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.failures} | ${r.images} | ${r.mb.toFixed(2)} MB | ${r.cpu.toFixed(0)}% (${r.cpuSeconds.toFixed(1)} s) | ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MiB |`;
+    return [
+      `### A whole visit at reveal scale: ${VISITORS} visitors at once (login, socket, gallery page 1, its ${ARTWORKS > 20 ? 20 : ARTWORKS} card images)`,
+      '',
+      `Each visitor starts at the same moment, loads its images ${PARALLEL_PER_VISITOR} at a time (as a browser does), and picks the`,
+      'card width a desktop (320w), tablet (480w) or phone at 3x (640w) would, a third each. Time: from the start until the',
+      "visitor has the page, all its images and its socket. The first crowd meets cold card images (made on first request); a second crowd then runs against the warm server. CPU: the server process's user+system time over the run's wall time (200% = both cores).",
+      'The visitors run in the benchmark process on the same 2 cores.',
+      '',
+      '| server | p50 | p95 | max | failures | images | per visitor | server CPU | server RSS |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      row('the app, cold: card images made on first request', cold),
+      row('the app, warm: the same crowd again (cards made, pages cached)', warm),
+      row('baseline: the same bytes as static files (express.static), fixed login, bare socket.io', baseline),
+    ].join('\n');
+  } finally {
+    app.kill('SIGTERM');
+    baselineServer?.kill('SIGTERM');
+    await new Promise((r) => app.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(staticDir, { recursive: true, force: true });
+  }
+}
