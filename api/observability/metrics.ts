@@ -59,12 +59,13 @@ export function instrumentJobs(handlers: JobHandlers): JobHandlers {
   const wrapped = {} as Record<string, (data: unknown) => Promise<void>>;
   for (const [name, handler] of Object.entries(handlers) as [string, (data: unknown) => Promise<void>][]) {
     wrapped[name] = async (data) => {
+      const started = performance.now();
       const end = jobDuration.startTimer({ job: name });
       const jobLog = log.child({ job: name, requestId: (data as { requestId?: string })?.requestId });
       try {
         await handler(data);
         jobsDone.inc({ job: name });
-        jobLog.debug({ data }, 'job done');
+        jobLog.info({ data, ms: Math.round(performance.now() - started) }, 'job done');
       } catch (error) {
         jobsFailed.inc({ job: name });
         jobLog.error({ err: error, data }, 'job failed');

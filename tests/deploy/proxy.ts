@@ -1,0 +1,79 @@
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small reverse proxy standing in for Caddy: round robin over the API processes, HTTP and
+ * WebSocket upgrades, `X-Forwarded-For` appended. A test may pin a request to one backend with the
+ * `x-backend: N` header (0-based), to prove something crossed from one process to the other.
+ */
+export async function startProxy(ports: number[]) {
+  let turn = 0;
+  const pick = (headers: http.IncomingHttpHeaders) => {
+    const pinned = Number(headers['x-backend']);
+    if (Number.isInteger(pinned) && ports[pinned]) return ports[pinned]!;
+    return ports[turn++ % ports.length]!;
+  };
+  const forwarded = (req: http.IncomingMessage) => {
+    const prior = req.headers['x-forwarded-for'];
+    const address = req.socket.remoteAddress ?? '';
+    return prior ? `${prior}, ${address}` : address;
+  };
+  const counts = new Map<number, number>();
+
+  const server = http.createServer((req, res) => {
+    const port = pick(req.headers);
+    counts.set(port, (counts.get(port) ?? 0) + 1);
+    const upstream = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, 'x-forwarded-for': forwarded(req), 'x-forwarded-proto': 'http' },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end('bad gateway');
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+
+  server.on('upgrade', (req, socket, head) => {
+    const port = pick(req.headers);
+    const upstream = net.connect(port, '127.0.0.1', () => {
+      const headers = { ...req.headers, 'x-forwarded-for': forwarded(req) };
+      const lines = Object.entries(headers).flatMap(([k, v]) =>
+        Array.isArray(v) ? v.map((x) => `${k}: ${x}`) : [`${k}: ${v}`],
+      );
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    const end = () => {
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on('error', end);
+    socket.on('error', end);
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** requests answered by each backend port so far */
+    counts,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
