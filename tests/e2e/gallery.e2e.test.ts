@@ -38,6 +38,8 @@ const visible = (locator: { isVisible(): Promise<boolean> }, timeout = 10_000) =
   expect.poll(() => locator.isVisible(), { timeout }).toBe(true);
 
 const cards = (page: Page) => page.locator('main article');
+/** A card's picture: a card-sized file at a versioned URL, or a video's poster while it has none. */
+const CARD_IMAGE = /^\/api\/(images\/(artwork|media)\/\d+\/[\w-]+\/\d+\.webp|media\/\d+\/thumbnail)$/;
 const pageButtons = (page: Page) =>
   page
     .getByRole('navigation', { name: 'Pagination' })
@@ -182,7 +184,10 @@ describe('a gallery of 128 items', () => {
     await visible(card.getByText('2 Comment(s)'));
     await visible(card.getByRole('button', { name: /^Like \(0 likes\)$/ }));
     const image = card.getByRole('img', { name: 'Harbour at Dawn' });
-    expect(await image.getAttribute('src')).toBe(`/api/artworks/${harbour}/image/thumbnail`);
+    // a card-sized WebP at a versioned URL, with the larger widths for sharper screens
+    expect(await image.getAttribute('src')).toMatch(new RegExp(`^/api/images/artwork/${harbour}/[\\w-]+/480\\.webp$`));
+    expect(await image.getAttribute('srcset')).toMatch(/ 320w, .* 480w, .* 640w$/);
+    expect(await image.getAttribute('sizes')).toBeTruthy();
     expect(await image.getAttribute('loading')).toBe('lazy');
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth > 0)).toBe(true);
 
@@ -288,7 +293,7 @@ describe('a gallery of 128 items', () => {
     const page = await open();
     await page.goto('/gallery?page=2');
     await expect.poll(() => cards(page).count()).toBe(20);
-    const artwork = page.locator('main article:has(img[src*="/image/thumbnail"])').last();
+    const artwork = page.locator('main article:has(img[src*="/api/images/artwork/"])').last();
     await artwork.scrollIntoViewIfNeeded();
     await page.mouse.wheel(0, 200);
     await page.waitForTimeout(300);
@@ -362,11 +367,11 @@ describe('a gallery of 128 items', () => {
       await page.waitForLoadState('networkidle');
       for (const image of await page.locator('main article img').all()) {
         expect(await image.getAttribute('loading')).toBe('lazy');
-        expect(await image.getAttribute('src')).toMatch(/\/thumbnail$/);
+        expect(await image.getAttribute('src')).toMatch(CARD_IMAGE);
       }
     }
     expect(requested.filter((url) => /\/image\/(display|original)/.test(url))).toEqual([]);
-    expect(requested.filter((url) => /\/image\/thumbnail/.test(url)).length).toBeGreaterThan(0);
+    expect(requested.filter((url) => CARD_IMAGE.test(new URL(url).pathname)).length).toBeGreaterThan(0);
   });
 
   it("loads only the gallery route's JavaScript, never Fabric, and writes its gzip size to test-results/bundle.txt", async () => {
