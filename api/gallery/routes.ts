@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { GalleryPages, type PageAnswer } from '#projections/catalog/galleryPage.ts';
+import { galleryAtRoute } from '../history/galleryAt.ts';
 import type { Deps } from '../deps.ts';
 import { parseInput } from '../http/errors.ts';
 import { dateIn } from '../time.ts';
@@ -18,8 +19,11 @@ const GalleryQuery = z.object({
 export function galleryRoutes(deps: Deps) {
   const router = Router();
   const pages = new GalleryPages();
+  const galleryAt = galleryAtRoute(deps);
 
   router.get('/gallery', async (req, res) => {
+    // time travel (CONTRACT §6): the gallery as right after event SEQ, for admins and auditors
+    if (req.query.at !== undefined) return galleryAt(req, res);
     const { page, q } = parseInput(GalleryQuery, req.query);
     const day = dateIn(deps.config.timeZone);
     sendPage(req, res, await pages.answer(deps.pool, { page, q, day }));

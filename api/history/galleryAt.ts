@@ -1,0 +1,46 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { TimeTravel } from '#projections/timeTravel.ts';
+import type { Deps } from '../deps.ts';
+import { HttpError, parseInput } from '../http/errors.ts';
+import { dateIn } from '../time.ts';
+
+const AtQuery = z.object({
+  at: z.coerce
+    .number({ error: 'at must be a seq' })
+    .int('at must be a seq')
+    .min(0, 'at must be a seq')
+    .max(Number.MAX_SAFE_INTEGER, 'at must be a seq'),
+  page: z.coerce
+    .number({ error: 'Page must be a whole number from 1' })
+    .int('Page must be a whole number from 1')
+    .min(1, 'Page must be a whole number from 1')
+    .max(100_000)
+    .default(1),
+  q: z.string({ error: 'Search must be text' }).max(200, 'Search is too long').default(''),
+});
+
+/**
+ * `GET /api/gallery?at=SEQ` (CONTRACT §6): the gallery as it was right after event SEQ, for admins
+ * and auditors, in today's shape plus `at`. Its order is the one of the day that event was recorded.
+ */
+export function galleryAtRoute(deps: Deps) {
+  const travel = new TimeTravel(deps.pool.options.connectionString!);
+  return async (req: Request, res: Response) => {
+    if (!req.session) throw new HttpError(401, 'Authentication required');
+    if (req.session.role !== 'admin' && req.session.role !== 'auditor') {
+      throw new HttpError(403, 'Admin or auditor access required');
+    }
+    const { at, page, q } = parseInput(AtQuery, req.query);
+    const { rows } = await deps.pool.query<{ head: number; recorded_at: Date | null }>(
+      `SELECT (SELECT coalesce(max(seq), 0) FROM event_chain) AS head,
+         (SELECT e.recorded_at FROM event_chain c JOIN events e ON e.position = c.position WHERE c.seq = $1) AS recorded_at`,
+      [at],
+    );
+    const head = Number(rows[0]!.head);
+    if (at > head) throw new HttpError(400, `at is past the end of the log (seq ${head})`);
+    const day = dateIn(deps.config.timeZone, rows[0]!.recorded_at ?? new Date());
+    res.set('Cache-Control', 'private, max-age=3600');
+    res.json(await travel.page(at, { page, q, day }));
+  };
+}

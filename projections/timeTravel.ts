@@ -1,0 +1,186 @@
+import pg from 'pg';
+import { decodeRow, type EventRow, type RecordedEvent } from '#events/store.ts';
+import { catalogProjection } from './catalog/catalogProjection.ts';
+import { GalleryPages, type GalleryPage } from './catalog/galleryPage.ts';
+
+/** Snapshots of the catalog are kept every this many seqs as replays pass them (decision 033). */
+export const SNAPSHOT_EVERY = 1000;
+const READ_BATCH = 2000;
+const IDLE_CLOSE_MS = 5 * 60_000;
+
+const projection = catalogProjection;
+
+/**
+ * The gallery as it was right after any event (CONTRACT §6, decision 033). On a connection of its
+ * own, the catalog's tables are shadowed by temporary tables of the same names (PostgreSQL looks in
+ * pg_temp first), so the catalog's own statements replay into them and the gallery's own queries
+ * read from them: the answer has the same code, and so the same shape, as today's gallery.
+ *
+ * The working tables only go forward, and leave a snapshot of themselves every SNAPSHOT_EVERY seqs.
+ * A question behind them is answered in a transaction that is rolled back: the nearest snapshot
+ * below takes the tables' names, the few events after it are replayed into it, the page is read,
+ * and the rollback leaves the snapshot as it was. The log is append-only and sealed links never
+ * change, so a snapshot is valid for ever. Everything is temporary: it goes with the connection,
+ * which closes after a few idle minutes.
+ */
+export class TimeTravel {
+  readonly #connectionString: string;
+  readonly #every: number;
+  #client?: pg.Client;
+  #ready?: Promise<pg.Client>;
+  /** the seq the working tables stand at */
+  #seq = 0;
+  /** seq → questions answered from it since it was last vacuumed */
+  readonly #snapshots = new Map<number, number>();
+  #queue: Promise<unknown> = Promise.resolve();
+  #idle?: NodeJS.Timeout;
+
+  constructor(connectionString: string, every = SNAPSHOT_EVERY) {
+    this.#connectionString = connectionString;
+    this.#every = every;
+  }
+
+  /** The newest sealed seq: how far back-in-time questions can go forward. */
+  static async head(db: Pick<pg.Pool, 'query'>): Promise<number> {
+    const { rows } = await db.query<{ seq: number }>(`SELECT coalesce(max(seq), 0)::bigint AS seq FROM event_chain`);
+    return Number(rows[0]!.seq);
+  }
+
+  /** The gallery page as right after event `at` (which must be sealed), in today's shape plus `at`. */
+  page(at: number, opts: { page: number; q: string; day: string }): Promise<GalleryPage & { at: number }> {
+    return this.#serial(async () => {
+      const client = await this.#connect();
+      const read = async () => {
+        const { position: _position, ...page } = await new GalleryPages().page(client as unknown as pg.Pool, opts);
+        return { ...page, at };
+      };
+      if (at >= this.#seq) {
+        await this.#replay(client, this.#seq, at, true);
+        return read();
+      }
+      let base = 0;
+      for (const s of this.#snapshots.keys()) if (s <= at && s > base) base = s;
+      await client.query('BEGIN');
+      try {
+        for (const t of projection.tables) {
+          await client.query(`ALTER TABLE pg_temp.${t} RENAME TO work_${t}`);
+          await client.query(`ALTER TABLE pg_temp.snap_${base}_${t} RENAME TO ${t}`);
+        }
+        await this.#replay(client, base, at, false);
+        return await read();
+      } finally {
+        await client.query('ROLLBACK');
+        await this.#tidy(client, base);
+      }
+    });
+  }
+
+  /** Replays the whole log from 0 into the tables (the baseline of the bench); returns events read. */
+  fullReplay(at: number): Promise<number> {
+    return this.#serial(async () => {
+      const client = await this.#connect();
+      for (const t of projection.tables) await client.query(`TRUNCATE pg_temp.${t}`);
+      this.#seq = 0;
+      return this.#replay(client, 0, at, false);
+    });
+  }
+
+  async close() {
+    clearTimeout(this.#idle);
+    const client = this.#client;
+    this.#client = undefined;
+    this.#ready = undefined;
+    this.#snapshots.clear();
+    this.#seq = 0;
+    await client?.end().catch(() => {});
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => {});
+    return run
+      .catch(async (error) => {
+        // a dropped connection or a lost table: start afresh next time
+        await this.close();
+        throw error;
+      })
+      .finally(() => this.#armIdle());
+  }
+
+  #armIdle() {
+    clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => void this.close(), IDLE_CLOSE_MS);
+    this.#idle.unref();
+  }
+
+  #connect(): Promise<pg.Client> {
+    this.#ready ??= (async () => {
+      const client = new pg.Client({ connectionString: this.#connectionString });
+      client.on('error', () => void this.close());
+      await client.connect();
+      // never keeps the process alive on its own
+      (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+      for (const t of projection.tables) {
+        await client.query(`CREATE TEMP TABLE ${t} (LIKE public.${t} INCLUDING ALL)`);
+      }
+      this.#client = client;
+      this.#seq = 0;
+      await this.#snapshot(client, 0);
+      return client;
+    })();
+    return this.#ready;
+  }
+
+  async #snapshot(client: pg.Client, seq: number) {
+    for (const t of projection.tables) {
+      await client.query(`CREATE TEMP TABLE snap_${seq}_${t} (LIKE public.${t} INCLUDING ALL)`);
+      await client.query(`INSERT INTO pg_temp.snap_${seq}_${t} SELECT * FROM pg_temp.${t}`);
+      // temporary tables are never analysed by autovacuum: keep the planner informed
+      await client.query(`ANALYZE pg_temp.${t}`);
+    }
+    this.#snapshots.set(seq, 0);
+  }
+
+  /** A snapshot takes dead rows from every rolled-back question; temporary tables are never autovacuumed. */
+  async #tidy(client: pg.Client, seq: number) {
+    const used = (this.#snapshots.get(seq) ?? 0) + 1;
+    this.#snapshots.set(seq, used);
+    if (used % 50 !== 0) return;
+    for (const t of projection.tables) await client.query(`VACUUM pg_temp.snap_${seq}_${t}`);
+  }
+
+  /** Folds sealed events in (from, to] into the tables under the catalog's names. */
+  async #replay(client: pg.Client, from: number, to: number, forward: boolean): Promise<number> {
+    let seq = from;
+    let read = 0;
+    while (seq < to) {
+      const nextSnapshot = (Math.floor(seq / this.#every) + 1) * this.#every;
+      const upto = forward ? Math.min(to, nextSnapshot) : to;
+      const { rows } = await client.query<EventRow>(
+        `SELECT e.position, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version, e.type,
+           e.schema_version, e.data, e.metadata, e.recorded_at, c.seq
+         FROM event_chain c JOIN events e ON e.position = c.position
+         WHERE c.seq > $1 AND c.seq <= $2 ORDER BY c.seq LIMIT $3`,
+        [seq, upto, READ_BATCH],
+      );
+      if (rows.length === 0) throw new Error(`the log has no event at seq ${seq + 1}`);
+      const decoded: RecordedEvent[] = [];
+      for (const row of rows) {
+        try {
+          decoded.push(decodeRow(row));
+        } catch {
+          // an event the catalog cannot read is skipped here as the runner quarantines it
+        }
+      }
+      const relevant = decoded.filter((e) => projection.canHandle.includes(e.type));
+      if (relevant.length) await projection.apply(relevant, client as unknown as pg.PoolClient);
+      read += rows.length;
+      seq = Number(rows.at(-1)!.seq);
+      if (forward) {
+        this.#seq = seq;
+        if (seq === nextSnapshot && !this.#snapshots.has(seq)) await this.#snapshot(client, seq);
+      }
+    }
+    return read;
+  }
+}
