@@ -49,6 +49,20 @@ export const ORDER_NEUTRAL_EVENTS = [
   'MediaSubmitted',
   'ArtworkRenditionsMade',
   'MediaProcessed',
+  // the show and its reactions (totals change a card, not which cards there are nor their order)
+  'ShowStarted',
+  'ShowMoved',
+  'ShowItemQueued',
+  'ShowPaused',
+  'ShowResumed',
+  'ShowStopped',
+  'ReactionsCounted',
+  // the mural is not in the catalog
+  'MuralStrokeDrawn',
+  'MuralStrokeErased',
+  'MuralFrozen',
+  'MuralLocked',
+  'MuralUnlocked',
 ];
 
 /** The chain seq up to which the catalog has applied (migration 007). */
