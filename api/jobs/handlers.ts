@@ -10,7 +10,7 @@ import { makeRenditions } from '../images/index.ts';
 import { storeCardImages } from '../images/cards.ts';
 import { cardVersionOf } from '#projections/catalog/cardImages.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
-import { makePoster, transcodeToMp4 } from '../video/index.ts';
+import { makePoster, removeMetadata, transcodeToMp4 } from '../video/index.ts';
 import type { JobHandlers, JobPayloads } from './jobQueue.ts';
 
 const system = () => ({ role: 'system' as const, now: new Date().toISOString() });
@@ -42,7 +42,8 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
 }
 
 /**
- * A poster frame for video, and an H.264/AAC MP4 when browsers can't play the original (MOV, AVI).
+ * A poster frame for video, and the file browsers are served: an H.264/AAC MP4 when they can't play the
+ * original (MOV, AVI), else the original's streams copied without its metadata (title, location...).
  * Works on a local copy in DATA_DIR/tmp, whatever the storage; running it again changes nothing.
  */
 async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-media']) {
@@ -65,10 +66,14 @@ async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-
     if (state.mediaType === 'video') {
       await makePoster(source, path.join(work, 'poster.jpg'));
       poster = await store('poster.jpg', path.join(work, 'poster.jpg'), 'image/jpeg');
-      if (!state.browserPlayable) {
-        await transcodeToMp4(source, path.join(work, 'playable.mp4'));
-        playable = await store('playable.mp4', path.join(work, 'playable.mp4'), 'video/mp4');
-      }
+    }
+    if (state.mediaType === 'video' && !state.browserPlayable) {
+      await transcodeToMp4(source, path.join(work, 'playable.mp4'));
+      playable = await store('playable.mp4', path.join(work, 'playable.mp4'), 'video/mp4');
+    } else {
+      const name = `clean${path.extname(state.file.key)}`;
+      await removeMetadata(source, path.join(work, name), state.mediaType);
+      playable = await store(name, path.join(work, name), state.file.contentType);
     }
     const metadata = system();
     const command = { type: 'RecordProcessing' as const, data: { poster, playable }, now: metadata.now };

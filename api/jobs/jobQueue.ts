@@ -12,6 +12,16 @@ export type JobName = keyof JobPayloads;
 export type JobHandlers = { [K in JobName]: (data: JobPayloads[K]) => Promise<void> };
 
 const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions', 'process-media', 'sweep-uploads'];
+/**
+ * How long a job may run before pg-boss counts it as failed and retries it: longer than its longest
+ * run (process-media: a 20-minute transcode, its poster and probe, and the copies to and from storage),
+ * or a slow job would run again beside itself.
+ */
+export const JOB_EXPIRY_SECONDS: Record<JobName, number> = {
+  'make-artwork-renditions': 15 * 60,
+  'process-media': 60 * 60,
+  'sweep-uploads': 15 * 60,
+};
 /** Jobs that run on a clock, in cron syntax. */
 const SCHEDULES: Partial<Record<JobName, string>> = { 'sweep-uploads': '17 * * * *' };
 
@@ -27,7 +37,11 @@ export class JobQueue {
     const boss = new PgBoss({ connectionString: databaseUrl, useListenNotify: true, max: 4 });
     boss.on('error', (error) => console.error('jobs:', error));
     await boss.start();
-    for (const name of JOB_NAMES) await boss.createQueue(name, { notify: true, retryLimit: 3, retryDelay: 2 });
+    for (const name of JOB_NAMES) {
+      const options = { retryLimit: 3, retryDelay: 2, expireInSeconds: JOB_EXPIRY_SECONDS[name] };
+      await boss.createQueue(name, { notify: true, ...options });
+      await boss.updateQueue(name, options); // queues made by an earlier version get the new expiry
+    }
     if (handlers) {
       for (const name of JOB_NAMES) {
         const handler = handlers[name] as (data: unknown) => Promise<void>;

@@ -4,7 +4,7 @@ import { Visitors } from '../auth/visitor.ts';
 import type { Deps } from '../deps.ts';
 import type { AdminKeyGuard } from '../http/adminKey.ts';
 import { refuseCrossSite } from './crossSite.ts';
-import { limiterFactory, secretLimits, writeLimit } from './limits.ts';
+import { limiterFactory, secretLimits, uploadsPerAddress, writeLimit } from './limits.ts';
 
 /** Answers carry sessions, tokens and personal data: no cache keeps them unless a route says so. */
 function noStore(_req: Request, res: Response, next: NextFunction) {
@@ -36,6 +36,7 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
   router.use(refuseCrossSite(!!deps.config.trustProxy));
   const submissions = writeLimit(limiter, 'submissions');
   router.post(['/artworks', '/stories', '/media', '/upload-direct', '/media/submit-optimized'], submissions);
+  router.post(['/upload-direct', '/media/submit-optimized'], uploadsPerAddress(limiter));
   router.post('/:kind/:id/comments', writeLimit(limiter, 'comments'));
   const likes = writeLimit(limiter, 'likes');
   router.post(['/:kind/:id/likes', '/:kind/:id/like'], likes);

@@ -23,6 +23,8 @@ export const LIMITS = {
   submissions: { limit: 30, windowMs: HOUR },
   comments: { limit: 30, windowMs: 10 * MINUTE },
   likes: { limit: 120, windowMs: MINUTE },
+  /** uploads from one address (IPv6 /64) a day, whatever the visitor: minting visitors does not help */
+  uploadsPerAddress: { limit: 100, windowMs: 24 * HOUR },
 } as const;
 
 export const addressKey = (req: Request) => addressGroup(req.ip ?? 'unknown');
@@ -35,6 +37,8 @@ interface LimitSpec {
   skip?: (req: Request) => boolean;
   /** count only failed attempts: a response with this status */
   failureStatus?: number;
+  /** count only what was done: refused input (4xx) costs nothing */
+  countSuccessesOnly?: boolean;
   event: SecurityEventName;
   message: string;
 }
@@ -56,6 +60,7 @@ export function limiterFactory(db: Pick<pg.Pool, 'query'>, personal: PersonalDat
         res.status(429).json({ success: false, message: spec.message });
       },
     };
+    if (spec.countSuccessesOnly) options.skipFailedRequests = true;
     if (spec.failureStatus !== undefined) {
       const failed = spec.failureStatus;
       options.skipSuccessfulRequests = true;
@@ -118,6 +123,18 @@ export function writeLimit(
     name,
     ...LIMITS[name],
     key: (req) => req.session?.visitorId ?? addressKey(req),
+    countSuccessesOnly: true,
+    event: 'request.limited',
+    message: SLOW_DOWN,
+  });
+}
+
+/** Uploads from one address (IPv6 /64) a day; the per-visitor allowance is in api/media/uploadQuota.ts. */
+export function uploadsPerAddress(make: ReturnType<typeof limiterFactory>): RequestHandler {
+  return make({
+    name: 'uploads:addr',
+    ...LIMITS.uploadsPerAddress,
+    key: addressKey,
     event: 'request.limited',
     message: SLOW_DOWN,
   });

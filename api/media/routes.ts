@@ -12,6 +12,7 @@ import { receiveMediaFile } from '../http/multipart.ts';
 import { parseRange } from '../http/range.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { MediaSubmission, storeUpload, submitMedia } from './submitMedia.ts';
+import { remainingUploadBytes } from './uploadQuota.ts';
 
 const ProcessRequest = z.object({
   id: z.coerce.number({ error: 'Media id is required' }).int().positive('Media id is required'),
@@ -29,9 +30,14 @@ export function mediaRoutes(deps: Deps) {
     return row;
   }
 
+  /** The configured maximum, or less when the visitor's daily allowance has less left (429 when none). */
+  async function maxUploadBytes(req: Request): Promise<number> {
+    return Math.min(deps.config.mediaMaxBytes, await remainingUploadBytes(pool, req.session!.visitorId));
+  }
+
   async function answerSubmission(req: Request, res: Response, input: MediaSubmission) {
     const metadata = await metadataFor(req, deps.personal);
-    const { mediaId, position } = await submitMedia(deps, input, metadata);
+    const { mediaId, position } = await submitMedia(deps, input, metadata, req.session?.visitorId);
     await catalogReached(pool, position);
     const row = await findItem(pool, 'media', mediaId, { admin: true });
     res.status(201).json(row ? { success: true, ...toView(row, { admin: false }) } : { success: true, id: mediaId });
@@ -48,8 +54,8 @@ export function mediaRoutes(deps: Deps) {
 
   /** The first step of a media submission: the file alone, streamed to storage. */
   router.post('/upload-direct', async (req, res) => {
-    const file = await receiveMediaFile(req, { field: 'file', maxBytes: deps.config.mediaMaxBytes, tmpDir });
-    const upload = await storeUpload(deps, file.path, file.bytes);
+    const file = await receiveMediaFile(req, { field: 'file', maxBytes: await maxUploadBytes(req), tmpDir });
+    const upload = await storeUpload(deps, file.path, file.bytes, req.session!.visitorId);
     res.status(201).json({
       success: true,
       id: upload.id,
@@ -62,7 +68,7 @@ export function mediaRoutes(deps: Deps) {
 
   /** The fallback: file and form in one multipart request. */
   router.post('/media/submit-optimized', async (req, res) => {
-    const file = await receiveMediaFile(req, { field: 'media', maxBytes: deps.config.mediaMaxBytes, tmpDir });
+    const file = await receiveMediaFile(req, { field: 'media', maxBytes: await maxUploadBytes(req), tmpDir });
     let input: MediaSubmission;
     try {
       input = parseInput(MediaSubmission, { ...file.fields, mediaData: 'pending-upload', mimeType: file.mimeType });
@@ -70,14 +76,24 @@ export function mediaRoutes(deps: Deps) {
       await fs.promises.rm(file.path, { force: true });
       throw error;
     }
-    const upload = await storeUpload(deps, file.path, file.bytes);
+    const upload = await storeUpload(deps, file.path, file.bytes, req.session!.visitorId);
     await answerSubmission(req, res, { ...input, mediaData: upload.key, mediaType: upload.probed.kind });
   });
 
-  /** Post-processing after a save (spec §7): queues the poster/transcode job again; running it twice is harmless. */
+  /**
+   * Post-processing after a save (spec §7): queues the poster/transcode job again; running it twice is
+   * harmless. Only for the visitor who uploaded the file, or an admin; to anyone else every id is 404.
+   */
   router.post('/process', async (req, res) => {
     const { id } = parseInput(ProcessRequest, req.body);
-    const row = await findItem(pool, 'media', id, { admin: true });
+    const mine = async () =>
+      (
+        await pool.query(`SELECT 1 FROM media_uploads WHERE claimed_by = $1 AND uploaded_by = $2`, [
+          id,
+          req.session!.visitorId,
+        ])
+      ).rowCount === 1;
+    const row = (isAdmin(req) || (await mine())) && (await findItem(pool, 'media', id, { admin: true }));
     if (!row) throw notFound('Media');
     await deps.jobs.send('process-media', { mediaId: id });
     res.json({ success: true, queued: true });
@@ -94,9 +110,15 @@ export function mediaRoutes(deps: Deps) {
     await sendBlob(res, poster.key, poster.contentType);
   });
 
-  /** Video or audio with Range support; the browser-playable MP4 once the job has made one. */
+  /**
+   * Video or audio with Range support: the file the job made, without the upload's metadata. Until it
+   * exists nothing is served; media processed before that job made one keeps its original.
+   */
   router.get('/media/:id/stream', async (req, res) => {
     const media = (await visibleMedia(req)).media!;
+    if (!media.playable && media.poster === undefined) {
+      throw new HttpError(409, 'This media is still being processed. Please try again in a moment.');
+    }
     const file = media.playable ?? media.file;
     const stat = await deps.blobs.stat(file.key);
     if (!stat) throw notFound('Media');

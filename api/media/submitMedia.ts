@@ -39,7 +39,12 @@ export function uploadKeyOf(mediaData: string): string {
  * Checks an uploaded temp file with ffprobe, then streams it into storage and records it as an
  * upload waiting for its submission. The temp file is always removed.
  */
-export async function storeUpload(deps: Deps, tmpPath: string, bytes: number): Promise<StoredUpload> {
+export async function storeUpload(
+  deps: Deps,
+  tmpPath: string,
+  bytes: number,
+  uploadedBy: string,
+): Promise<StoredUpload> {
   try {
     const probed = await probeMedia(tmpPath).catch((error: unknown) => {
       if (error instanceof MediaRejected) throw new HttpError(error.status, error.message);
@@ -49,9 +54,10 @@ export async function storeUpload(deps: Deps, tmpPath: string, bytes: number): P
     const key = `uploads/${id}/original.${probed.container}`;
     await deps.blobs.put(key, fs.createReadStream(tmpPath), { contentType: probed.mimeType });
     await deps.pool.query(
-      `INSERT INTO media_uploads (id, key, media_type, mime_type, bytes, duration_seconds, browser_playable)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, key, probed.kind, probed.mimeType, bytes, probed.durationSeconds, probed.browserPlayable],
+      `INSERT INTO media_uploads
+         (id, key, media_type, mime_type, bytes, duration_seconds, browser_playable, uploaded_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, key, probed.kind, probed.mimeType, bytes, probed.durationSeconds, probed.browserPlayable, uploadedBy],
     );
     return { id, key, path: `/objects/${key}`, probed, bytes };
   } finally {
@@ -67,6 +73,7 @@ export async function submitMedia(
   deps: Deps,
   input: MediaSubmission,
   metadata: EventMetadata,
+  visitorId: string | undefined,
 ): Promise<{ mediaId: number; position: number | undefined }> {
   const key = uploadKeyOf(input.mediaData);
   const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('media_ids')::int AS id`);
@@ -79,7 +86,12 @@ export async function submitMedia(
       bytes: number;
       duration_seconds: number;
       browser_playable: boolean;
-    }>(`UPDATE media_uploads SET claimed_by = $2 WHERE key = $1 AND claimed_by IS NULL RETURNING *`, [key, mediaId]);
+    }>(
+      // a visitor claims only an upload of their own (uploads from before migration 009 have no owner)
+      `UPDATE media_uploads SET claimed_by = $2
+       WHERE key = $1 AND claimed_by IS NULL AND (uploaded_by IS NULL OR uploaded_by = $3) RETURNING *`,
+      [key, mediaId, visitorId ?? null],
+    );
     const upload = claimed[0];
     if (!upload)
       throw new HttpError(400, 'No file uploaded', {

@@ -8,8 +8,8 @@ import { deadline, fileUrl, inputArgs, runTool } from './tools.ts';
 export const POSTER_WIDTH = 640;
 /** Transcodes are fitted inside this box: plenty for a gallery, and bounded work per upload. */
 export const TRANSCODE_MAX_EDGE = 1920;
-const DEFAULT_POSTER_TIMEOUT_MS = 30_000;
-const DEFAULT_TRANSCODE_TIMEOUT_MS = 20 * 60_000;
+export const DEFAULT_POSTER_TIMEOUT_MS = 30_000;
+export const DEFAULT_TRANSCODE_TIMEOUT_MS = 20 * 60_000;
 
 const FFMPEG_START = ['-nostdin', '-hide_banner', '-v', 'error', '-n'];
 
@@ -68,6 +68,43 @@ export async function transcodeToMp4(input: string, outPath: string, opts: Media
         ...['-movflags', '+faststart', '-f', 'mp4', fileUrl(partial)],
       ],
       timeoutMs: remaining(),
+      signal: opts.signal,
+    });
+  });
+}
+
+const CLEAN_FORMAT = { mp4: 'mp4', m4a: 'mp4', mp3: 'mp3', wav: 'wav' } as const;
+
+/**
+ * The same audio and video, copied without re-encoding, and none of the upload's metadata: no title,
+ * no location, no chapters, no cover picture. For files browsers already play (MP4, M4A, MP3, WAV);
+ * the rest are transcoded, which drops metadata too.
+ */
+export async function removeMetadata(
+  input: string,
+  outPath: string,
+  kind: 'video' | 'audio',
+  opts: MediaOptions = {},
+): Promise<void> {
+  const { container } = await sniffMediaFile(input);
+  if (!(container in CLEAN_FORMAT)) throw new Error(`No metadata-free copy for ${container}; transcode it`);
+  const format = CLEAN_FORMAT[container as keyof typeof CLEAN_FORMAT];
+  const run = opts.run ?? runTool;
+  const streams = kind === 'video' ? ['-map', '0:v:0', '-map', '0:a:0?'] : ['-map', '0:a:0'];
+  await writeAtomically(outPath, async (partial) => {
+    await run({
+      tool: 'ffmpeg',
+      args: [
+        ...FFMPEG_START,
+        ...inputArgs(input, DEMUXER[container]),
+        ...streams,
+        ...['-c', 'copy', '-map_metadata', '-1', '-map_metadata:s:v', '-1', '-map_metadata:s:a', '-1'],
+        ...['-map_chapters', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact'],
+        ...(format === 'mp4' ? ['-movflags', '+faststart'] : []),
+        ...(format === 'mp3' ? ['-id3v2_version', '0'] : []),
+        ...['-f', format, fileUrl(partial)],
+      ],
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TRANSCODE_TIMEOUT_MS,
       signal: opts.signal,
     });
   });

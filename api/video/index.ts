@@ -14,5 +14,14 @@ export {
   type ProbedMedia,
   probeMedia,
 } from './probe.ts';
-export { makePoster, POSTER_WIDTH, TRANSCODE_MAX_EDGE, transcodeToMp4 } from './convert.ts';
+export {
+  DEFAULT_POSTER_TIMEOUT_MS,
+  DEFAULT_TRANSCODE_TIMEOUT_MS,
+  makePoster,
+  POSTER_WIDTH,
+  removeMetadata,
+  TRANSCODE_MAX_EDGE,
+  transcodeToMp4,
+} from './convert.ts';
+export { ALLOWED_DECODERS } from './tools.ts';
 export { type MediaTool, mediaToolPaths, runTool, type ToolRun, type ToolRunner } from './tools.ts';

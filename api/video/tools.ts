@@ -116,9 +116,26 @@ export const runTool: ToolRunner = async ({ tool, args, timeoutMs, signal }) => 
   });
 };
 
-/** The input options every call uses: files only, the sniffed demuxer, and a path that cannot be a URL. */
+/**
+ * The decoders the app needs for phone and camera video and common audio, and no other: a file whose
+ * streams need anything else fails at ffprobe, before ffmpeg decodes a frame of it.
+ */
+export const ALLOWED_DECODERS = [
+  ...['h264', 'hevc', 'mpeg4', 'mjpeg', 'prores', 'vp9'],
+  ...['aac', 'mp3float', 'mp3', 'alac', 'opus', 'ac3', 'eac3', 'flac', 'adpcm_ima_wav'],
+  ...['pcm_s16le', 'pcm_s16be', 'pcm_s24le', 'pcm_s24be', 'pcm_s32le', 'pcm_f32le', 'pcm_f32be', 'pcm_u8'],
+  ...['pcm_alaw', 'pcm_mulaw'],
+] as const;
+
+/**
+ * The input options every call uses: files only, the sniffed demuxer, the allowed decoders, and a
+ * path that cannot be a URL.
+ */
 export function inputArgs(file: string, demuxer: string): string[] {
-  return ['-protocol_whitelist', 'file', '-f', demuxer, '-i', fileUrl(file)];
+  return [
+    ...['-protocol_whitelist', 'file', '-codec_whitelist', ALLOWED_DECODERS.join(',')],
+    ...['-f', demuxer, '-i', fileUrl(file)],
+  ];
 }
 
 /** `file:` in front, so a name like `concat:a|b` or `-x` is never read as a protocol or an option. */
