@@ -142,6 +142,38 @@ describe('live updates in open pages', () => {
     await notReloaded(reader);
   });
 
+  it('keeps a like that arrives while an older gallery answer is still on its way', async () => {
+    const tag = Math.random().toString(36).slice(2, 6);
+    const id = await seed.artwork({ title: `Late Answer ${tag}`, color: '#9a8c98' });
+    const { page } = await open('guest', '/gallery?debug');
+    await visible(card(page, `Late Answer ${tag}`));
+    await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
+    expect(await likeCount(page, `Late Answer ${tag}`)).toBe('0');
+
+    // From now on the gallery's answers are read from the server at once but handed over 1.5 s late.
+    let read = false;
+    let handedOver = false;
+    await page.route('**/api/gallery?**', async (route) => {
+      const response = await route.fetch();
+      read = true;
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.fulfill({ response });
+      handedOver = true;
+    });
+    // an arrival makes the open gallery load again; that answer is read before the like
+    const other = await submit.story(`Arrival ${tag}`, 'Sets off a refetch.');
+    await approve('stories', other);
+    await expect.poll(() => read, { timeout: 10_000 }).toBe(true);
+    const liker = seed.guest;
+    expect((await liker('POST', `/api/artworks/${id}/likes`)).status).toBe(200);
+    await expect.poll(() => likeCount(page, `Late Answer ${tag}`), { timeout: 5000 }).toBe('1');
+    // the late answer (0 likes) lands, and the like stays
+    await expect.poll(() => handedOver, { timeout: 10_000 }).toBe(true);
+    await page.waitForTimeout(200);
+    expect(await likeCount(page, `Late Answer ${tag}`)).toBe('1');
+    await notReloaded(page);
+  });
+
   it("puts a comment posted in one context on another's open detail page, and counts it on the card", async () => {
     const id = await seed.story({ title: 'The Long Lunch', content: 'Three hours, two deals, one dessert.' });
     const { page: reader } = await open('guest', `/story/${id}`);
