@@ -20,6 +20,26 @@ interface Positioned {
   after: number;
 }
 
+export type ShowState = 'idle' | 'running' | 'paused';
+export interface ShowItemRef {
+  kind: Kind;
+  id: number;
+}
+/** The reaction emoji, in the bar's order (CONTRACT §7). */
+export const REACTION_EMOJIS = ['👏', '❤️', '😂', '😮', '🎉', '🙏'] as const;
+export type ReactionEmoji = (typeof REACTION_EMOJIS)[number];
+export type ReactionCounts = Partial<Record<ReactionEmoji, number>>;
+
+/** Where the show stands (CONTRACT §7): `GET /api/show` answers this, and `show:changed` carries it. */
+export interface ShowStatus {
+  state: ShowState;
+  current: ShowItemRef | null;
+  /** the current item's place in the show, from 0 */
+  index: number;
+  /** how many items the show holds */
+  total: number;
+}
+
 export interface LivePayloads<Item = unknown, Comment = unknown> {
   'gallery:item-added': Positioned & { kind: Kind; item: Item };
   'gallery:item-removed': Positioned & { kind: Kind; id: number };
@@ -27,6 +47,9 @@ export interface LivePayloads<Item = unknown, Comment = unknown> {
   'comments:added': Positioned & { kind: Kind; id: number; comment: Comment; commentCount: number };
   'comments:removed': Positioned & { kind: Kind; id: number; commentId: number; commentCount: number };
   'admin:queue-changed': Positioned & { kind: Kind } & QueueCounts;
+  'show:changed': Positioned & ShowStatus;
+  /** taps since the last burst (`counts`) and the item's totals, at most 4 a second per item */
+  'reactions:burst': Positioned & { kind: Kind; id: number; counts: ReactionCounts; totals: ReactionCounts };
 }
 
 export type LiveEvent = keyof LivePayloads;
@@ -73,6 +96,8 @@ export const ROOM_OF: { [E in LiveEvent]: Room } = {
   'comments:added': 'everyone',
   'comments:removed': 'everyone',
   'admin:queue-changed': 'admins',
+  'show:changed': 'everyone',
+  'reactions:burst': 'everyone',
 };
 
 export const LIVE_EVENTS = Object.keys(ROOM_OF) as LiveEvent[];

@@ -1,11 +1,18 @@
 import { artworkEvents } from './artworks/artwork.ts';
 import { engagementEvents } from './engagement/engagement.ts';
 import { mediaEvents } from './media/media.ts';
+import { showEvents } from './show/show.ts';
 import { EventRegistry, type EventOf } from './registry.ts';
 import { storyEvents } from './stories/story.ts';
 
 /** Every event type the log may hold. */
-export const allEvents = [...artworkEvents, ...storyEvents, ...mediaEvents, ...engagementEvents] as const;
+export const allEvents = [
+  ...artworkEvents,
+  ...storyEvents,
+  ...mediaEvents,
+  ...engagementEvents,
+  ...showEvents,
+] as const;
 export const registry = new EventRegistry(allEvents);
 export type DomainEvent = EventOf<(typeof allEvents)[number]>;
 export type EventType = DomainEvent['type'];

@@ -20,6 +20,8 @@ export interface Database {
   url: string;
   /** Stops the embedded server when this process started it. */
   stop(): Promise<void>;
+  /** Stops and starts the embedded server this process started (fault tests). */
+  restart?(): Promise<void>;
 }
 
 /** An external DATABASE_URL, a running embedded server on DATA_DIR, or a new one. */
@@ -75,7 +77,15 @@ export async function startEmbedded(dir: string, log?: (m: string) => void, data
   if (!initialised) await server.initialise();
   await server.start();
   if (initialised && !hasPasswordFile) await replaceLegacyPassword(dir, port, password);
-  return { url: embeddedUrl(port, database, password), stop: () => server.stop() };
+  return {
+    url: embeddedUrl(port, database, password),
+    stop: () => server.stop(),
+    // on the same port and data: what a failover or a restarted server looks like to the app (tests)
+    restart: async () => {
+      await server.stop();
+      await server.start();
+    },
+  };
 }
 
 /** A data directory made with the old fixed password gets a random one, written down first. */

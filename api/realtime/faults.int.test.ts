@@ -70,7 +70,7 @@ describe('a dropped LISTEN connection', () => {
     expect(rows[0]!.n).toBeGreaterThanOrEqual(3);
     const id = await approvedStory('Approved while nobody was listening');
     await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
-    await waitFor(() => seen.some((m) => m.event === 'gallery:item-added'), 10_000);
+    await waitFor(async () => seen.some((m) => m.event === 'gallery:item-added'), 10_000);
     expect(await alive()).toBe(200);
     // and listening again: the next change arrives without waiting for the safety-net poll
     await waitFor(async () => {
@@ -89,7 +89,7 @@ describe('order', () => {
     const ids = await Promise.all(Array.from({ length: 12 }, (_, i) => approvedStory(`${i} `.padEnd(9000, 'x'))));
     await Promise.all(ids.map((id) => admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved' })));
     const arrivals = () => seen.filter((m) => m.event === 'gallery:item-added');
-    await waitFor(() => arrivals().length === 12, 15_000);
+    await waitFor(async () => arrivals().length === 12, 15_000);
     const positioned = seen.filter((m) => m.event !== 'presence' && m.event !== 'sync:batch');
     const positions = positioned.map((m) => m.payload.position);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -106,8 +106,9 @@ describe('order', () => {
     const seen = record(socket);
     const visitors = await Promise.all(Array.from({ length: 60 }, () => t.login('guest')));
     await Promise.all(visitors.map((token) => client(t.url, token)('POST', `/api/stories/${id}/likes`)));
-    const likes = () => seen.filter((m) => m.event === 'likes:changed') as Array<{ payload: { likeCount: number } }>;
-    await waitFor(() => likes().at(-1)?.payload.likeCount === 60, 15_000);
+    const likes = () =>
+      seen.filter((m) => m.event === 'likes:changed') as unknown as Array<{ payload: { likeCount: number } }>;
+    await waitFor(async () => likes().at(-1)?.payload.likeCount === 60, 15_000);
     expect(likes().length).toBeLessThanOrEqual(60);
   });
 });

@@ -31,6 +31,8 @@ export interface CatalogRow {
   like_count: number;
   comment_count: number;
   view_count: number;
+  /** reaction totals per emoji (the show, migration 013) */
+  reactions: Partial<Record<string, number>>;
   last_position: number;
   email: string | null;
 }
@@ -77,6 +79,7 @@ export function toView(row: CatalogRow, viewer: Viewer) {
     likeCount: row.like_count,
     commentCount: row.comment_count,
     viewCount: row.view_count,
+    reactions: row.reactions ?? {},
   };
   const admin = viewer.admin ? { email: row.email, adminNotes: row.admin_notes } : {};
   if (row.kind === 'artwork') {

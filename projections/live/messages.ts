@@ -4,6 +4,8 @@ import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment, type CommentView } from '../catalog/engagement.ts';
 import { findItem, toView, type ItemView, type Kind } from '../catalog/items.ts';
+import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
+import type { ReactionCounts } from '#contract/live.ts';
 
 /** A live message as the server builds it, before it is given its `after`. */
 export type ServerMessage = LiveMessage<ItemView, CommentView>;
@@ -15,7 +17,9 @@ type Unplaced = ServerMessage extends infer M
 
 type Change =
   | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
-  | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number };
+  | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number }
+  | { what: 'show' }
+  | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts };
 
 /** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
 const moderated = (kind: Kind, id: number, gallery?: 'added' | 'removed'): Change[] => [
@@ -58,6 +62,15 @@ export function changesOf(event: RecordedEvent): Change[] {
       return [
         { what: 'comment-removed', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId },
       ];
+    case 'ShowStarted':
+    case 'ShowMoved':
+    case 'ShowItemQueued':
+    case 'ShowPaused':
+    case 'ShowResumed':
+    case 'ShowStopped':
+      return [{ what: 'show' }];
+    case 'ReactionsCounted':
+      return [{ what: 'reactions', kind: event.data.kind, id: event.data.itemId, counts: event.data.counts }];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
     case 'ItemViewed':
@@ -81,12 +94,29 @@ function coalesce(changes: Array<Change & { position: number }>) {
   changes.forEach((c, i) => {
     if (c.what === 'likes') lastOf.set(`likes:${c.kind}:${c.id}`, i);
     if (c.what === 'queue') lastOf.set('queue', i);
+    if (c.what === 'show') lastOf.set('show', i);
+    if (c.what === 'reactions') lastOf.set(`reactions:${c.kind}:${c.id}`, i);
   });
-  return changes.filter((c, i) => {
-    if (c.what === 'likes') return lastOf.get(`likes:${c.kind}:${c.id}`) === i;
-    if (c.what === 'queue') return lastOf.get('queue') === i;
-    return true;
-  });
+  // the taps of one item in a batch make one burst, carried by the last of them
+  const taps = new Map<string, ReactionCounts>();
+  for (const c of changes) {
+    if (c.what !== 'reactions') continue;
+    const key = `reactions:${c.kind}:${c.id}`;
+    const sum = { ...taps.get(key) };
+    for (const [emoji, n] of Object.entries(c.counts) as Array<[keyof ReactionCounts, number]>) {
+      sum[emoji] = (sum[emoji] ?? 0) + n;
+    }
+    taps.set(key, sum);
+  }
+  return changes
+    .filter((c, i) => {
+      if (c.what === 'likes') return lastOf.get(`likes:${c.kind}:${c.id}`) === i;
+      if (c.what === 'queue') return lastOf.get('queue') === i;
+      if (c.what === 'show') return lastOf.get('show') === i;
+      if (c.what === 'reactions') return lastOf.get(`reactions:${c.kind}:${c.id}`) === i;
+      return true;
+    })
+    .map((c) => (c.what === 'reactions' ? { ...c, counts: taps.get(`reactions:${c.kind}:${c.id}`)! } : c));
 }
 
 /**
@@ -107,7 +137,18 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
   };
   const messages: Unplaced[] = [];
   for (const c of changes) {
-    const { position, kind, id } = c;
+    const { position } = c;
+    if (c.what === 'show') {
+      messages.push({ event: 'show:changed', payload: { position, ...statusOf(await readShow(db)) } });
+      continue;
+    }
+    if (c.what === 'reactions') {
+      const { kind, id, counts } = c;
+      const totals = await reactionTotals(db, kind, id);
+      messages.push({ event: 'reactions:burst', payload: { position, kind, id, counts, totals } });
+      continue;
+    }
+    const { kind, id } = c;
     switch (c.what) {
       case 'queue':
         messages.push({ event: 'admin:queue-changed', payload: { position, kind, ...counts! } });

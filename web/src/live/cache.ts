@@ -3,6 +3,7 @@ import { adminKeys, type AdminQueue } from '../queries/admin.ts';
 import type { Comment } from '../queries/comments.ts';
 import { galleryKeys, type GalleryKind } from '../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
+import { showKeys, type ShowAnswer } from '../queries/show.ts';
 import type { LiveMessage } from './sequence.ts';
 
 type PatchMessage = Extract<LiveMessage, { event: 'likes:changed' | 'comments:added' | 'comments:removed' }>;
@@ -126,6 +127,33 @@ export class LiveCache {
           queryKey: adminKeys.all,
           predicate: (query) => query.queryKey[1] !== adminKeys.queue[1],
         });
+        return;
+      }
+      case 'show:changed': {
+        // screens follow at once; what comes next (the presenter's list) is fetched again behind it
+        const { position, state, current, index, total } = message.payload;
+        queryClient.setQueryData<ShowAnswer>(showKeys.status, (old) =>
+          old && old.position > position ? old : { upNext: [], ...old, position, state, current, index, total },
+        );
+        void queryClient.invalidateQueries({ queryKey: showKeys.status, exact: true });
+        return;
+      }
+      case 'reactions:burst': {
+        // the floating reactions listen through useLiveMessages; the totals go on the item wherever it is cached
+        const { kind, id, totals } = message.payload;
+        for (const query of queryClient.getQueryCache().getAll()) {
+          const { queryKey } = query;
+          const data = query.state.data as { items?: Counted[] } | undefined;
+          if (!data) continue;
+          if (queryKey[0] === galleryKeys.all[0] && data.items?.some((i) => i.kind === kind && i.id === id)) {
+            queryClient.setQueryData(queryKey, {
+              ...data,
+              items: data.items.map((i) => (i.kind === kind && i.id === id ? { ...i, reactions: totals } : i)),
+            });
+          } else if (queryKey.length === 2 && sameItem(queryKey, kind, id)) {
+            queryClient.setQueryData(queryKey, { ...data, reactions: totals });
+          }
+        }
         return;
       }
       default: {

@@ -1,20 +1,13 @@
 // The only module that imports socket.io-client (STYLE.md: one wrapper per outside library).
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import { io } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
-import { LIVE_EVENTS, type HandshakeAuth, type ServerToClientEvents } from '../../../contract/live.ts';
 import { getSessionToken } from '../lib/session.ts';
-import { LiveSequence, type LiveMessage } from './sequence.ts';
-import { LiveCache } from './cache.ts';
-import type { Comment } from '../queries/comments.ts';
+import type { LiveMessage } from './sequence.ts';
+import { startLiveClient } from './client.ts';
 import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
 import { storyAuthor } from '../queries/stories.ts';
 import { toast } from '../components/Toaster.tsx';
-
-type ClientSocket = Socket<ServerToClientEvents<FullGalleryItem, Comment>, Record<string, never>>;
-
-/** After the server closes the connection (a failed welcome, a restart), come back after this long. */
-const COME_BACK_MS = [250, 1000, 3000, 5000];
 
 /** How long a newly arrived item stays marked as new in the gallery. */
 export const NEW_MARK_MS = 6000;
@@ -114,10 +107,8 @@ export function connectRealtime(queryClient: QueryClient): () => void {
       ? (window.__tributeLive = { connected: false, lastPosition: undefined, batches: 0, resyncs: 0, applied: [] })
       : undefined;
   const timers = new Set<ReturnType<typeof setTimeout>>();
-  const cache = new LiveCache(queryClient);
 
-  const apply = (message: LiveMessage) => {
-    cache.apply(message);
+  const applied = (message: LiveMessage) => {
     if (message.event === 'gallery:item-added') {
       const { kind, item } = message.payload;
       markNew(kind, item.id, true);
@@ -136,63 +127,24 @@ export function connectRealtime(queryClient: QueryClient): () => void {
       debug.applied.push({ position: message.payload.position, event: message.event });
     }
   };
-  const refetchAll = () => void queryClient.invalidateQueries();
-  // A gap: reconnect, and the server's batch brings what was missed since the last applied position.
-  const resync = () => {
-    if (debug) debug.resyncs += 1;
-    socket.disconnect();
-    socket.connect();
-  };
-  const sequence = new LiveSequence({ apply, refetchAll, resync });
 
-  // Whether the current attempt sent `since`; one without it refetches once the server says where it stands.
-  let sentSince = false;
-  const socket: ClientSocket = io({
-    withCredentials: true,
-    // Re-read on every (re)connect: the token may change, and `since` asks for what was missed.
-    auth: (callback) => {
-      const token = getSessionToken();
-      const since = sequence.connecting();
-      sentSince = since !== undefined;
-      const auth: HandshakeAuth = { ...(token ? { token } : {}), ...(sentSince ? { since } : {}) };
-      callback(auth as Record<string, unknown>);
+  const live = startLiveClient((auth) => io({ withCredentials: true, auth }), queryClient, getSessionToken, {
+    applied,
+    batch: (_batch, _sentSince) => {
+      if (!debug) return;
+      debug.batches += 1;
+      debug.lastPosition = live.sequence.lastPosition;
+    },
+    resync: () => {
+      if (debug) debug.resyncs += 1;
+    },
+    presence: (count) => online.set(count),
+    connected: (connected) => {
+      if (debug) debug.connected = connected;
+      if (!connected) online.set(null);
     },
   });
-
-  for (const event of LIVE_EVENTS) {
-    socket.on(event, (payload: LiveMessage['payload']) => sequence.receive({ event, payload } as LiveMessage));
-  }
-  socket.on('sync:batch', (batch) => {
-    comeBack = 0;
-    sequence.batch(batch);
-    // Without a `since` (a first connection), this batch only tells where the log stands: whatever
-    // happened between loading the page's data and joining the live rooms is fetched again.
-    if (!sentSince) void queryClient.invalidateQueries({ refetchType: 'active' });
-    if (debug) {
-      debug.batches += 1;
-      debug.lastPosition = sequence.lastPosition;
-    }
-  });
-  socket.on('presence', ({ online: count }) => online.set(count));
-  socket.on('connect', () => {
-    if (debug) debug.connected = true;
-  });
-  // socket.io does not reconnect after the server closed the connection; a visitor's screen should.
-  // A session that has ended fails the next handshake, and then this stops.
-  let comeBack = 0;
-  socket.on('disconnect', (reason) => {
-    online.set(null);
-    if (debug) debug.connected = false;
-    if (reason !== 'io server disconnect') return;
-    const timer = setTimeout(
-      () => {
-        timers.delete(timer);
-        socket.connect();
-      },
-      COME_BACK_MS[Math.min(comeBack++, COME_BACK_MS.length - 1)],
-    );
-    timers.add(timer);
-  });
+  const { socket } = live;
 
   // A device that goes offline has a dead socket long before the heartbeat notices; close it now and
   // come back with `since` as soon as the network does.
@@ -205,9 +157,7 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     window.removeEventListener('offline', goneOffline);
     window.removeEventListener('online', backOnline);
     for (const timer of timers) clearTimeout(timer);
-    cache.close();
+    live.close();
     online.set(null);
-    socket.removeAllListeners();
-    socket.disconnect();
   };
 }

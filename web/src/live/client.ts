@@ -1,0 +1,108 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Socket } from 'socket.io-client';
+import { LIVE_EVENTS, type HandshakeAuth, type ServerToClientEvents } from '../../../contract/live.ts';
+import type { Comment } from '../queries/comments.ts';
+import type { FullGalleryItem } from '../queries/gallery.ts';
+import { LiveCache } from './cache.ts';
+import { LiveSequence, type LiveMessage, type SyncBatch } from './sequence.ts';
+
+export type ClientSocket = Socket<ServerToClientEvents<FullGalleryItem, Comment>, Record<string, never>>;
+export type AuthCallback = (callback: (auth: Record<string, unknown>) => void) => void;
+
+/** After the server closed the connection (a failed welcome, a restart), come back after this long. */
+const COME_BACK_MS = [250, 1000, 3000, 5000];
+
+export interface LiveHooks {
+  /** After the cache has taken a message, in order, exactly once. */
+  applied?(message: LiveMessage): void;
+  batch?(batch: SyncBatch, sentSince: boolean): void;
+  resync?(): void;
+  presence?(online: number): void;
+  connected?(connected: boolean): void;
+}
+
+export interface LiveClient {
+  readonly socket: ClientSocket;
+  readonly sequence: LiveSequence;
+  close(): void;
+}
+
+/**
+ * The live connection without the browser around it: a socket, the sequence that orders what it
+ * brings, and the cache patches. The web app opens it in connection.ts; the convergence test runs
+ * this very code in Node against several server processes.
+ *
+ * `openSocket` is given the handshake's auth callback, re-read on every (re)connect: the token may
+ * change, and `since` asks for what was missed.
+ */
+export function startLiveClient(
+  openSocket: (auth: AuthCallback) => ClientSocket,
+  queryClient: QueryClient,
+  token: () => string | null | undefined,
+  hooks: LiveHooks = {},
+): LiveClient {
+  const cache = new LiveCache(queryClient);
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const apply = (message: LiveMessage) => {
+    cache.apply(message);
+    hooks.applied?.(message);
+  };
+  const refetchAll = () => void queryClient.invalidateQueries();
+  // A gap: reconnect, and the server's batch brings what was missed since the last applied position.
+  const resync = () => {
+    hooks.resync?.();
+    socket.disconnect();
+    socket.connect();
+  };
+  const sequence = new LiveSequence({ apply, refetchAll, resync });
+
+  // Whether the current attempt sent `since`; one without it refetches once the server says where it stands.
+  let sentSince = false;
+  const socket = openSocket((callback) => {
+    const current = token();
+    const since = sequence.connecting();
+    sentSince = since !== undefined;
+    const auth: HandshakeAuth = { ...(current ? { token: current } : {}), ...(sentSince ? { since } : {}) };
+    callback(auth as Record<string, unknown>);
+  });
+
+  for (const event of LIVE_EVENTS) {
+    socket.on(event, (payload: LiveMessage['payload']) => sequence.receive({ event, payload } as LiveMessage));
+  }
+  let comeBack = 0;
+  socket.on('sync:batch', (batch) => {
+    comeBack = 0;
+    sequence.batch(batch);
+    // Without a `since` (a first connection), this batch only tells where the log stands: whatever
+    // happened between loading the page's data and joining the live rooms is fetched again.
+    if (!sentSince) void queryClient.invalidateQueries({ refetchType: 'active' });
+    hooks.batch?.(batch, sentSince);
+  });
+  socket.on('presence', ({ online }) => hooks.presence?.(online));
+  socket.on('connect', () => hooks.connected?.(true));
+  // socket.io does not reconnect after the server closed the connection; a visitor's screen should.
+  // A session that has ended fails the next handshake, and then this stops.
+  socket.on('disconnect', (reason) => {
+    hooks.connected?.(false);
+    if (reason !== 'io server disconnect') return;
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        socket.connect();
+      },
+      COME_BACK_MS[Math.min(comeBack++, COME_BACK_MS.length - 1)],
+    );
+    timers.add(timer);
+  });
+
+  return {
+    socket,
+    sequence,
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      cache.close();
+      socket.removeAllListeners();
+      socket.disconnect();
+    },
+  };
+}
