@@ -59,6 +59,11 @@ const ROUTES: Array<[string, string]> = [
   ['GET', '/api/admin/events/verify'],
   ['GET', '/api/admin/events/export'],
   ['GET', '/api/admin/history/story/1'],
+  ['GET', '/api/show'],
+  ['POST', '/api/show'],
+  ['POST', '/api/artworks/1/reactions'],
+  ['POST', '/api/stories/1/reactions'],
+  ['POST', '/api/media/1/reactions'],
 ];
 const ADMIN_ONLY = ROUTES.filter(([, p]) => /^\/api\/admin\/(?!events|history)/.test(p) || p.endsWith('/status'));
 

@@ -19,6 +19,7 @@ import { healthRoutes } from '../observability/health.ts';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestContext } from '../observability/requestContext.ts';
 import { requestLog } from '../observability/requestLog.ts';
+import { showRoutes } from '../show/routes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
 import { securityHeaders } from './securityHeaders.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: Deps) {
   api.use(storyRoutes(deps));
   api.use(mediaRoutes(deps));
   api.use(engagementRoutes(deps));
+  api.use(showRoutes(deps));
   api.use(historyRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {

@@ -1,0 +1,140 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { handleCommand } from '#events/handle.ts';
+import { Emoji, SHOW_STREAM, showDecider, type ShowCommand, type ShowItem } from '#events/show/show.ts';
+import { findItem, type Kind } from '#projections/catalog/items.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
+import type { ShowItemRef, ShowState } from '#contract/live.ts';
+import { isAdmin, requireRole } from '../auth/middleware.ts';
+import type { Deps } from '../deps.ts';
+import { idParam, metadataFor } from '../http/context.ts';
+import { notFound, parseInput } from '../http/errors.ts';
+import { KIND_NAMES, KINDS } from '../kinds.ts';
+import { limiterFactory } from '../limits/limits.ts';
+import { dateIn } from '../time.ts';
+import { ReactionCounter } from './reactions.ts';
+
+/** How many of the items to come `GET /api/show` lists. */
+const UP_NEXT = 10;
+/** More taps than this in a second from one visitor are refused (CONTRACT §7). */
+export const REACTIONS_PER_SECOND = 5;
+
+const ShowInput = z.discriminatedUnion(
+  'action',
+  [
+    z.object({ action: z.enum(['start', 'next', 'prev', 'pause', 'resume', 'stop']) }),
+    z.object({
+      action: z.enum(['goto', 'queue']),
+      kind: z.enum(KIND_NAMES as [Kind, ...Kind[]], { error: 'Kind must be artwork, story or media' }),
+      id: z.number({ error: 'Id is required' }).int().positive('Id is required'),
+    }),
+  ],
+  { error: 'Action must be start, next, prev, pause, resume, goto, queue or stop' },
+);
+
+const ReactionInput = z.object({
+  emoji: z.enum(Emoji.options, { error: 'Reaction must be one of 👏 ❤️ 😂 😮 🎉 🙏' }),
+});
+
+/** The show as the catalog holds it, with the catalog position it reflects (one snapshot). */
+async function showAnswer(deps: Deps) {
+  const { rows } = await deps.pool.query<{
+    state: ShowState | null;
+    items: ShowItemRef[] | null;
+    idx: number | null;
+    position: string;
+  }>(
+    `SELECT s.state, s.items, s.idx, catalog_position() AS position
+     FROM (SELECT 1) one LEFT JOIN catalog_show s ON s.id = 1`,
+  );
+  const row = rows[0]!;
+  const position = Number(row.position);
+  if (!row.state || row.state === 'idle') {
+    return { state: 'idle' as const, current: null, index: 0, total: 0, upNext: [], position };
+  }
+  const items = row.items ?? [];
+  const index = row.idx ?? 0;
+  return {
+    state: row.state,
+    current: items[index] ?? null,
+    index,
+    total: items.length,
+    upNext: items.slice(index + 1, index + 1 + UP_NEXT),
+    position,
+  };
+}
+
+/** Every approved item in the reveal's order (the gallery's order of the day), as the show's list. */
+async function deck(deps: Deps): Promise<ShowItem[]> {
+  const { rows } = await deps.pool.query<ShowItem>(
+    `SELECT c.kind, c.id::int AS id FROM catalog_items c
+     WHERE c.status = 'approved' AND NOT c.archived
+     ORDER BY md5($1 || ':' || c.kind || ':' || c.id), c.kind, c.id`,
+    [dateIn(deps.config.timeZone)],
+  );
+  return rows;
+}
+
+/** The show (CONTRACT §7): the admin drives it, everyone reads it, the room reacts. */
+export function showRoutes(deps: Deps) {
+  const router = Router();
+  const counter = new ReactionCounter(deps.store);
+
+  router.get('/show', async (_req, res) => {
+    res.json(await showAnswer(deps));
+  });
+
+  router.post('/show', requireRole('admin'), async (req, res) => {
+    const input = parseInput(ShowInput, req.body);
+    let command: ShowCommand;
+    if (input.action === 'start') command = { type: 'start', items: await deck(deps) };
+    else if (input.action === 'goto' || input.action === 'queue') {
+      const item = { kind: input.kind, id: input.id };
+      const visible = await findItem(deps.pool, item.kind, item.id, { admin: false });
+      // an item the show already holds may be gone to even if it was archived since
+      if (!visible && input.action === 'queue') throw notFound(KINDS[item.kind].label);
+      if (!visible) {
+        const held = (await showAnswer(deps)).state !== 'idle' && (await isInShow(deps, item));
+        if (!held) throw notFound(KINDS[item.kind].label);
+      }
+      command = { type: input.action, item, approved: !!visible };
+    } else command = { type: input.action };
+    const metadata = await metadataFor(req, deps.personal);
+    const { lastPosition } = await handleCommand(deps.store, SHOW_STREAM, showDecider, command, metadata);
+    await catalogReached(deps.pool, lastPosition);
+    res.json(await showAnswer(deps));
+  });
+
+  const limit = limiterFactory(
+    deps.pool,
+    deps.personal,
+  )({
+    name: 'reactions',
+    limit: REACTIONS_PER_SECOND,
+    windowMs: 1000,
+    key: (req: Request) => req.session?.visitorId ?? req.ip ?? 'unknown',
+    event: 'request.limited',
+    message: 'Too many reactions. Please wait a moment.',
+  });
+
+  for (const kind of KIND_NAMES) {
+    router.post(`/${KINDS[kind].path}/:id/reactions`, limit, async (req, res) => {
+      const { emoji } = parseInput(ReactionInput, req.body);
+      const id = idParam(req.params.id as string);
+      const item = id && (await findItem(deps.pool, kind, id, { admin: isAdmin(req) }));
+      if (!item) throw notFound(KINDS[kind].label);
+      counter.tap(kind, item.id, emoji);
+      res.status(202).json({ accepted: true });
+    });
+  }
+
+  return router;
+}
+
+async function isInShow(deps: Deps, item: ShowItem): Promise<boolean> {
+  const { rows } = await deps.pool.query(
+    `SELECT 1 FROM catalog_show WHERE id = 1 AND items @> jsonb_build_array(jsonb_build_object('kind', $1::text, 'id', $2::int))`,
+    [item.kind, item.id],
+  );
+  return rows.length > 0;
+}

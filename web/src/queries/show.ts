@@ -1,0 +1,32 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { ReactionEmoji, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
+import { api } from '../lib/api.ts';
+
+export type { ReactionCounts, ReactionEmoji, ShowItemRef, ShowState, ShowStatus } from '../../../contract/live.ts';
+export { REACTION_EMOJIS } from '../../../contract/live.ts';
+
+/** `GET /api/show` (CONTRACT §7): where the show stands, what comes next, and the log position it reflects. */
+export interface ShowAnswer extends ShowStatus {
+  upNext: ShowItemRef[];
+  position: number;
+}
+
+export type ShowAction =
+  | { action: 'start' | 'next' | 'prev' | 'pause' | 'resume' | 'stop' }
+  | { action: 'goto' | 'queue'; kind: ShowItemRef['kind']; id: number };
+
+export const showKeys = { status: ['show'] as const };
+
+export function showQueryOptions() {
+  return queryOptions({
+    queryKey: showKeys.status,
+    queryFn: ({ signal }) => api<ShowAnswer>('/api/show', { signal }),
+  });
+}
+
+export const sendShowAction = (action: ShowAction) => api<ShowAnswer>('/api/show', { body: action });
+
+export const sendReaction = (item: ShowItemRef, emoji: ReactionEmoji) =>
+  api<{ accepted: true }>(`${ITEM_API[item.kind]}/${item.id}/reactions`, { body: { emoji } });
+
+const ITEM_API = { artwork: '/api/artworks', story: '/api/stories', media: '/api/media' } as const;
