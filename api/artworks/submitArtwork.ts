@@ -19,10 +19,11 @@ export const ArtworkSubmission = z.object({
   imageData: z.string({ error: 'Image is required' }).min(1, 'Image is required'),
   artistName,
   email: emailField('Please enter a valid email'),
+  // spec §5: text, 'true' from the drawing studio and 'false' from the upload form; never a boolean
   isFromCanvas: z
-    .union([z.boolean(), z.enum(['true', 'false'])])
+    .enum(['true', 'false'], { error: "isFromCanvas must be the text 'true' or 'false'" })
     .optional()
-    .transform((v) => v === true || v === 'true'),
+    .transform((v) => v === 'true'),
 });
 
 /** Decodes a base64 image data URL, refusing other types before any bytes are decoded. */

@@ -186,7 +186,7 @@ describe('dates judged by the browser clock', () => {
     await context.clock.setFixedTime(new Date('2025-09-11T00:00:01'));
     await throughGate(page, PASSWORDS.guest);
     await page.getByRole('button', { name: 'Enter the Birthday Gallery!' }).click();
-    await visible(page.getByRole('link', { name: 'Browse Gallery' }));
+    await visible(page.getByRole('heading', { name: 'The Tribute Gallery' }));
     await page.waitForTimeout(500);
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
@@ -202,7 +202,10 @@ describe('dates judged by the browser clock', () => {
     // The gallery opens only when the modal closes.
     expect((await storage(page)).authenticated).toBeNull();
     await dialog.getByRole('button', { name: 'Enter the Birthday Gallery!' }).click();
-    await visible(page.getByRole('link', { name: 'Browse Gallery' }));
+    // the button opens the gallery itself, not the landing page
+    await visible(page.getByRole('heading', { name: 'The Tribute Gallery' }));
+    expect(new URL(page.url()).pathname).toBe('/gallery');
+    expect(await page.title()).toBe('Gallery · Tribute Gallery');
     expect((await storage(page)).authenticated).toBe('true');
     // The confetti is gone after its 4000 ms.
     await hidden(page.getByTestId('confetti'), 6000);

@@ -39,7 +39,13 @@ export function Gate() {
     storeSignedIn(result.userType ?? 'guest');
   }
 
-  if (celebration) return <BirthdayModal name={celebration.name} onEnter={() => storeSignedIn('guest')} />;
+  async function enterGallery() {
+    // spec: the birthday modal's button opens the gallery
+    await navigate({ to: '/gallery' });
+    storeSignedIn('guest');
+  }
+
+  if (celebration) return <BirthdayModal name={celebration.name} onEnter={() => void enterGallery()} />;
   if (gate.isPending) return <LoadingScreen />;
   if (gate.data?.riddle) return <RiddleModal question={gate.data.riddle} onLoggedIn={onLoggedIn} />;
 

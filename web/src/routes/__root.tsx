@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { usePageTitle } from '../lib/pageTitle.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
 import { Gate } from '../components/Gate.tsx';
@@ -20,6 +21,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootComponent() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  usePageTitle(pathname);
   return (
     <>
       {/* The health check is for monitors: static, and outside the gate. */}
