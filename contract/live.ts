@@ -8,6 +8,8 @@
  * where `after` says it should be knows it missed something and resyncs (docs/decisions/011).
  */
 
+import type { MuralState, MuralStroke } from './mural.ts';
+
 export type Kind = 'artwork' | 'story' | 'media';
 
 export interface QueueCounts {
@@ -50,6 +52,10 @@ export interface LivePayloads<Item = unknown, Comment = unknown> {
   'show:changed': Positioned & ShowStatus;
   /** taps since the last burst (`counts`) and the item's totals, at most 4 a second per item */
   'reactions:burst': Positioned & { kind: Kind; id: number; counts: ReactionCounts; totals: ReactionCounts };
+  /** a stroke finished on the mural (CONTRACT §8) */
+  'mural:stroke-added': Positioned & { stroke: MuralStroke };
+  'mural:stroke-removed': Positioned & { id: number };
+  'mural:state': Positioned & { state: MuralState; artworkId: number | null };
 }
 
 export type LiveEvent = keyof LivePayloads;
@@ -98,6 +104,9 @@ export const ROOM_OF: { [E in LiveEvent]: Room } = {
   'admin:queue-changed': 'admins',
   'show:changed': 'everyone',
   'reactions:burst': 'everyone',
+  'mural:stroke-added': 'everyone',
+  'mural:stroke-removed': 'everyone',
+  'mural:state': 'everyone',
 };
 
 export const LIVE_EVENTS = Object.keys(ROOM_OF) as LiveEvent[];

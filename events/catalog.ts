@@ -1,6 +1,7 @@
 import { artworkEvents } from './artworks/artwork.ts';
 import { engagementEvents } from './engagement/engagement.ts';
 import { mediaEvents } from './media/media.ts';
+import { muralEvents } from './mural/mural.ts';
 import { showEvents } from './show/show.ts';
 import { EventRegistry, type EventOf } from './registry.ts';
 import { storyEvents } from './stories/story.ts';
@@ -12,6 +13,7 @@ export const allEvents = [
   ...mediaEvents,
   ...engagementEvents,
   ...showEvents,
+  ...muralEvents,
 ] as const;
 export const registry = new EventRegistry(allEvents);
 export type DomainEvent = EventOf<(typeof allEvents)[number]>;

@@ -15,6 +15,7 @@ import { imageRoutes } from '../images/routes.ts';
 import { historyRoutes } from '../history/routes.ts';
 import { apiGuards } from '../limits/guards.ts';
 import { mediaRoutes } from '../media/routes.ts';
+import { muralRoutes } from '../mural/routes.ts';
 import { healthRoutes } from '../observability/health.ts';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestContext } from '../observability/requestContext.ts';
@@ -67,6 +68,7 @@ export function createApp(deps: Deps) {
   api.use(storyRoutes(deps));
   api.use(mediaRoutes(deps));
   api.use(engagementRoutes(deps));
+  api.use(muralRoutes(deps));
   api.use(showRoutes(deps));
   api.use(historyRoutes(deps));
   api.use(adminRoutes(deps));

@@ -41,6 +41,7 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
   const likes = writeLimit(limiter, 'likes');
   router.post(['/:kind/:id/likes', '/:kind/:id/like'], likes);
   router.delete('/:kind/:id/likes', likes);
+  router.post('/mural/strokes', writeLimit(limiter, 'muralStrokes'));
 
   return {
     router,

@@ -23,6 +23,8 @@ export const LIMITS = {
   submissions: { limit: 30, windowMs: HOUR },
   comments: { limit: 30, windowMs: 10 * MINUTE },
   likes: { limit: 120, windowMs: MINUTE },
+  /** strokes on the mural from one visitor (CONTRACT §8: more than 10 a second is refused) */
+  muralStrokes: { limit: 10, windowMs: 1000 },
   /** uploads from one address (IPv6 /64) a day, whatever the visitor: minting visitors does not help */
   uploadsPerAddress: { limit: 100, windowMs: 24 * HOUR },
 } as const;
@@ -117,7 +119,7 @@ export function secretLimits(
 /** Writes by one visitor (a session's visitor id; the browser's, across logins). */
 export function writeLimit(
   make: ReturnType<typeof limiterFactory>,
-  name: 'submissions' | 'comments' | 'likes',
+  name: 'submissions' | 'comments' | 'likes' | 'muralStrokes',
 ): RequestHandler {
   return make({
     name,

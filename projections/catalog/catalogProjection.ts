@@ -5,6 +5,7 @@ import type { Projection } from '../projection.ts';
 import { artworkStatements } from './statements/artworks.ts';
 import { engagementStatements } from './statements/engagement.ts';
 import { mediaStatements } from './statements/media.ts';
+import { muralStatements } from './statements/mural.ts';
 import { showStatements } from './statements/show.ts';
 import type { Statement } from './statements/statement.ts';
 import { storyStatements } from './statements/stories.ts';
@@ -15,6 +16,7 @@ const statements: Partial<Record<DomainEvent['type'], Statement>> = {
   ...mediaStatements,
   ...engagementStatements,
   ...showStatements,
+  ...muralStatements,
 } as Partial<Record<DomainEvent['type'], Statement>>;
 
 /** Splits a batch into runs of one event type, in order. */
@@ -43,7 +45,14 @@ async function applyRun(run: RecordedEvent[], db: pg.PoolClient) {
 export const catalogProjection: Projection = {
   name: 'catalog',
   canHandle: Object.keys(statements) as Array<DomainEvent['type']>,
-  tables: ['catalog_items', 'catalog_comments', 'catalog_likes', 'catalog_show'],
+  tables: [
+    'catalog_items',
+    'catalog_comments',
+    'catalog_likes',
+    'catalog_show',
+    'catalog_mural',
+    'catalog_mural_strokes',
+  ],
   rebuildable: true,
   async apply(events, db) {
     for (const run of runsOf(events)) await applyRun(run, db);

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment, type CommentView } from '../catalog/engagement.ts';
 import { findItem, toView, type ItemView, type Kind } from '../catalog/items.ts';
+import { isMuralChange, muralMessages, type MuralChange } from '../catalog/mural.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
 import type { ReactionCounts } from '#contract/live.ts';
 
@@ -19,6 +20,7 @@ type Change =
   | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
   | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number }
   | { what: 'show' }
+  | MuralChange
   | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts };
 
 /** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
@@ -71,6 +73,14 @@ export function changesOf(event: RecordedEvent): Change[] {
       return [{ what: 'show' }];
     case 'ReactionsCounted':
       return [{ what: 'reactions', kind: event.data.kind, id: event.data.itemId, counts: event.data.counts }];
+    case 'MuralStrokeDrawn':
+      return [{ what: 'mural-stroke-added', id: event.data.strokeId }];
+    case 'MuralStrokeErased':
+      return [{ what: 'mural-stroke-removed', id: event.data.strokeId }];
+    case 'MuralLocked':
+    case 'MuralUnlocked':
+    case 'MuralFrozen':
+      return [{ what: 'mural-state' }];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
     case 'ItemViewed':
@@ -136,7 +146,16 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
     return rows.get(key)!;
   };
   const messages: Unplaced[] = [];
+  // the mural's messages, a batch's strokes read in one query (projections/catalog/mural.ts)
+  const mural = await muralMessages(
+    db,
+    changes.filter((c) => isMuralChange(c)),
+  );
   for (const c of changes) {
+    if (isMuralChange(c)) {
+      messages.push(...(mural.get(c) ?? []));
+      continue;
+    }
     const { position } = c;
     if (c.what === 'show') {
       messages.push({ event: 'show:changed', payload: { position, ...statusOf(await readShow(db)) } });

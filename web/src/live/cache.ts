@@ -156,6 +156,11 @@ export class LiveCache {
         }
         return;
       }
+      case 'mural:stroke-added':
+      case 'mural:stroke-removed':
+      case 'mural:state':
+        // the mural page paints these itself, stroke by stroke, through useLiveMessages (routes/mural.tsx)
+        return;
       default: {
         const unreachable: never = message;
         return unreachable;

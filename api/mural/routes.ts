@@ -1,0 +1,220 @@
+import { Router, type Request } from 'express';
+import type pg from 'pg';
+import { z } from 'zod';
+import { MURAL_HEIGHT, MURAL_MAX_POINTS, MURAL_WIDTH, type MuralStroke } from '#contract/mural.ts';
+import type { DomainEvent } from '#events/catalog.ts';
+import type { EventMetadata } from '#events/metadata.ts';
+import {
+  MURAL_STREAM,
+  muralDecider,
+  muralStrokeStream,
+  requireOpen,
+  strokeDecider,
+  type MuralCommand,
+  type MuralState,
+} from '#events/mural/mural.ts';
+import { readMural } from '#projections/catalog/mural.ts';
+import { catalogReached } from '#projections/catalog/readYourWrites.ts';
+import { isAdmin, requireRole } from '../auth/middleware.ts';
+import { submitArtwork } from '../artworks/submitArtwork.ts';
+import type { Deps } from '../deps.ts';
+import { inTransaction } from '../db/postgres.ts';
+import { idParam, metadataFor } from '../http/context.ts';
+import { HttpError, parseInput } from '../http/errors.ts';
+import { renderMural } from './render.ts';
+
+/**
+ * Serialises the mural's state changes against its strokes: a stroke or an undo holds this lock
+ * shared while it reads the state and appends; lock, unlock and freeze hold it alone. So once a
+ * lock has committed, no stroke can land after it (docs/decisions/038).
+ */
+const MURAL_LOCK = 0x6d7572616c; // 'mural'
+
+const number = (what: string) => z.number({ error: `${what} must be a number` });
+const coordinate = (what: 'x' | 'y', max: number) =>
+  number(`Point ${what}`).min(0, 'Points must be inside the canvas').max(max, 'Points must be inside the canvas');
+
+/** CONTRACT §8: what a stroke may be. */
+export const MuralStrokeInput = z.object({
+  tool: z.enum(['brush', 'eraser'], { error: 'Tool must be brush or eraser' }),
+  color: z
+    .string({ error: 'Colour must be a hex colour like #1c1917' })
+    .regex(/^#[0-9a-fA-F]{6}$/, 'Colour must be a hex colour like #1c1917'),
+  size: number('Size').min(1, 'Size must be from 1 to 50').max(50, 'Size must be from 1 to 50'),
+  opacity: number('Opacity').min(1, 'Opacity must be from 1 to 100').max(100, 'Opacity must be from 1 to 100'),
+  points: z
+    .array(
+      z.tuple([coordinate('x', MURAL_WIDTH), coordinate('y', MURAL_HEIGHT)], { error: 'Points must be [x, y] pairs' }),
+      {
+        error: 'Points must be a list of [x, y] pairs',
+      },
+    )
+    .min(1, 'A stroke needs at least one point')
+    .max(MURAL_MAX_POINTS, `A stroke has at most ${MURAL_MAX_POINTS} points`),
+});
+
+async function muralState(deps: Deps, db: pg.PoolClient): Promise<{ state: MuralState; version: number }> {
+  const events = await deps.store.readStream(MURAL_STREAM, db);
+  const state = events.reduce(
+    (s, e) => muralDecider.evolve(s, { type: e.type, data: e.data } as Parameters<typeof muralDecider.evolve>[1]),
+    muralDecider.initial,
+  );
+  return { state, version: events.at(-1)?.streamVersion ?? 0 };
+}
+
+/** Decides and appends inside `tx`, which holds the mural lock; the append is announced after commit. */
+async function appendIn(
+  deps: Deps,
+  tx: pg.PoolClient,
+  stream: string,
+  version: number,
+  events: DomainEvent[],
+  metadata: EventMetadata,
+): Promise<number | undefined> {
+  if (events.length === 0) return undefined;
+  const { positions } = await deps.store.append(stream, version, events, metadata, tx);
+  return positions.at(-1);
+}
+
+/** The mural (CONTRACT §8): read it, draw on it, undo, and an admin's lock, unlock and freeze. */
+export function muralRoutes(deps: Deps) {
+  const router = Router();
+  const { pool, store } = deps;
+  const adminOnly = requireRole('admin');
+
+  router.get('/mural', async (req, res) => {
+    res.json(await readMural(pool, req.session?.visitorId ?? null));
+  });
+
+  router.post('/mural/strokes', async (req, res) => {
+    const input = parseInput(MuralStrokeInput, req.body);
+    const visitorId = req.session!.visitorId;
+    const metadata = await metadataFor(req, deps.personal);
+    const { rows } = await pool.query<{ id: string }>(`SELECT nextval('mural_stroke_ids') AS id`);
+    const strokeId = Number(rows[0]!.id);
+    await inTransaction(pool, async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock_shared($1)`, [MURAL_LOCK]);
+      requireOpen((await muralState(deps, tx)).state);
+      const events = strokeDecider.decide(
+        { type: 'Draw', data: { strokeId, visitorId, ...input }, now: metadata.now },
+        strokeDecider.initial,
+      );
+      await appendIn(deps, tx, muralStrokeStream(strokeId), 0, events, metadata);
+    });
+    store.notifyAppended();
+    const stroke: Omit<MuralStroke, 'position'> = { id: strokeId, visitorId, ...input };
+    res.status(201).json(stroke);
+  });
+
+  router.delete('/mural/strokes/:id', async (req, res) => {
+    const id = idParam(req.params.id);
+    if (!id) throw new HttpError(404, 'Stroke not found');
+    const admin = isAdmin(req);
+    const metadata = await metadataFor(req, deps.personal);
+    const position = await inTransaction(pool, async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock_shared($1)`, [MURAL_LOCK]);
+      const { state } = await muralState(deps, tx);
+      // an admin tidies a locked mural; a frozen one is an artwork now
+      if (!(admin && state === 'locked')) requireOpen(state);
+      const stream = muralStrokeStream(id);
+      const recorded = await store.readStream(stream, tx);
+      const current = recorded.reduce(
+        (s, e) => strokeDecider.evolve(s, { type: e.type, data: e.data } as Parameters<typeof strokeDecider.evolve>[1]),
+        strokeDecider.initial,
+      );
+      const events = strokeDecider.decide(
+        { type: 'Erase', visitorId: req.session?.visitorId, admin, now: metadata.now },
+        current,
+      );
+      return appendIn(deps, tx, stream, recorded.at(-1)?.streamVersion ?? 0, events, metadata);
+    });
+    store.notifyAppended();
+    await catalogReached(pool, position);
+    res.json({ success: true, id });
+  });
+
+  /** Lock and unlock: one event each, the same twice is nothing. */
+  async function changeState(req: Request, command: MuralCommand) {
+    const metadata = await metadataFor(req, deps.personal);
+    const position = await inTransaction(pool, async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock($1)`, [MURAL_LOCK]);
+      const { state, version } = await muralState(deps, tx);
+      return appendIn(deps, tx, MURAL_STREAM, version, muralDecider.decide(command, state), metadata);
+    });
+    if (position !== undefined) store.notifyAppended();
+    await catalogReached(pool, position);
+    return readMural(pool, req.session?.visitorId ?? null);
+  }
+
+  const stateOnly = ({ state, position, artworkId }: Awaited<ReturnType<typeof readMural>>) => ({
+    state,
+    position,
+    artworkId,
+  });
+
+  router.post('/mural/lock', adminOnly, async (req, res) => {
+    res.json(stateOnly(await changeState(req, { type: 'Lock', now: new Date().toISOString() })));
+  });
+  router.post('/mural/unlock', adminOnly, async (req, res) => {
+    res.json(stateOnly(await changeState(req, { type: 'Unlock', now: new Date().toISOString() })));
+  });
+
+  /**
+   * Freeze: lock the mural (no stroke lands after this), wait for the catalog to hold every stroke,
+   * paint them with the browsers' painter, submit the picture as an artwork (pending, isFromCanvas),
+   * and record the freeze with its artwork. One freeze at a time: the mural lock is held throughout,
+   * on a connection of its own, so undo waits too and the picture is exactly the mural.
+   */
+  router.post('/mural/freeze', adminOnly, async (req, res) => {
+    const held = await pool.connect();
+    try {
+      await held.query(`SELECT pg_advisory_lock($1)`, [MURAL_LOCK]);
+      const metadata = await metadataFor(req, deps.personal);
+      const lockedAt = await inTransaction(pool, async (tx) => {
+        const { state, version } = await muralState(deps, tx);
+        return appendIn(
+          deps,
+          tx,
+          MURAL_STREAM,
+          version,
+          muralDecider.decide({ type: 'Lock', now: metadata.now }, state),
+          metadata,
+        );
+      });
+      if (lockedAt !== undefined) store.notifyAppended();
+      const { rows } = await pool.query<{ at: string | null }>(`SELECT max(position)::text AS at FROM events`);
+      if (!(await catalogReached(pool, rows[0]!.at === null ? undefined : Number(rows[0]!.at), 10_000))) {
+        throw new HttpError(503, 'The mural is still catching up; try again in a moment');
+      }
+      const mural = await readMural(pool, null);
+      const png = renderMural(mural.strokes);
+      const artists = new Set(mural.strokes.map((s) => s.visitorId)).size;
+      const { artworkId, position: submittedAt } = await submitArtwork(
+        deps,
+        {
+          title: 'The group mural',
+          description: `Drawn together by ${artists} ${artists === 1 ? 'person' : 'people'}, ${mural.strokes.length} strokes.`,
+          tags: 'mural',
+          imageData: `data:image/png;base64,${png.toString('base64')}`,
+          artistName: 'Everyone',
+          email: 'mural@tribute.invalid',
+          isFromCanvas: true,
+        },
+        metadata,
+      );
+      const frozenAt = await inTransaction(pool, async (tx) => {
+        const { state, version } = await muralState(deps, tx);
+        const command = { type: 'Freeze', artworkId, strokeCount: mural.strokes.length, now: metadata.now } as const;
+        return appendIn(deps, tx, MURAL_STREAM, version, muralDecider.decide(command, state), metadata);
+      });
+      store.notifyAppended();
+      await catalogReached(pool, Math.max(frozenAt ?? 0, submittedAt ?? 0) || undefined);
+      res.status(201).json({ state: 'frozen', artworkId, strokeCount: mural.strokes.length, status: 'pending' });
+    } finally {
+      await held.query(`SELECT pg_advisory_unlock($1)`, [MURAL_LOCK]).catch(() => {});
+      held.release();
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,57 @@
+/**
+ * The mural (CONTRACT §8): one canvas everyone draws on at once. What `GET /api/mural` answers and the
+ * mural's live messages carry, shared by the server and the web app. A mural stroke is a stroke of
+ * the one stroke format (contract/strokes.ts), sent with its points as [x, y] pairs.
+ */
+import type { Stroke } from './strokes.ts';
+
+export const MURAL_WIDTH = 1600;
+export const MURAL_HEIGHT = 800;
+export const MURAL_BACKGROUND = '#ffffff';
+export const MURAL_MAX_POINTS = 2000;
+export const MURAL_TOOLS = ['brush', 'eraser'] as const;
+export type MuralTool = (typeof MURAL_TOOLS)[number];
+export type MuralState = 'open' | 'locked' | 'frozen';
+
+/** What `POST /api/mural/strokes` takes. */
+export interface MuralStrokeInput {
+  tool: MuralTool;
+  /** '#rrggbb' */
+  color: string;
+  /** 1-50 canvas pixels */
+  size: number;
+  /** percent, 1-100 */
+  opacity: number;
+  /** canvas pixels, inside 0..1600 × 0..800 */
+  points: Array<[number, number]>;
+}
+
+/** A stroke on the mural, as answered and sent live. */
+export interface MuralStroke extends MuralStrokeInput {
+  id: number;
+  /** the author's visitor id: their own strokes are theirs to undo */
+  visitorId: string;
+  /** the log position it was drawn at: strokes are painted in this order */
+  position: number;
+}
+
+export interface MuralSnapshot {
+  state: MuralState;
+  width: number;
+  height: number;
+  /** every stroke still on the mural, in the order they were drawn */
+  strokes: MuralStroke[];
+  /** the log position this answer stands at: live messages after it are what is new */
+  position: number;
+  /** the asker's own visitor id */
+  visitorId: string | null;
+  /** once frozen, the artwork it became */
+  artworkId: number | null;
+}
+
+/** A mural stroke in the one stroke format, for painting. */
+export function muralToStroke(s: MuralStrokeInput): Stroke {
+  const points: number[] = [];
+  for (const [x, y] of s.points) points.push(x, y, 0);
+  return { tool: s.tool, color: s.color, fill: null, size: s.size, opacity: s.opacity, t: 0, points };
+}
