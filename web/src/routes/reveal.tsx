@@ -11,6 +11,11 @@ import { Slide } from './-components/reveal/Slide.tsx';
 import { SLIDE_MS, slideCaption } from './-components/reveal/slideshow.ts';
 import { useFullscreen, useRevealKeys } from './-components/reveal/useRevealKeys.ts';
 import { useSlideshow, type Slideshow } from './-components/reveal/useSlideshow.ts';
+import { FloatingReactions } from './-components/show/FloatingReactions.tsx';
+import { ReactionBar, ReactionTotals } from './-components/show/ReactionBar.tsx';
+import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
+import { sendShowAction, type ShowAnswer } from '../queries/show.ts';
+import type { FullGalleryItem } from '../queries/gallery.ts';
 
 export const Route = createFileRoute('/reveal')({
   loader: ({ context }) => {
@@ -19,11 +24,35 @@ export const Route = createFileRoute('/reveal')({
   component: RevealPage,
 });
 
-/** The meeting's big screen: every approved item in turn, and whatever is approved meanwhile next. */
+/**
+ * The meeting's big screen: every approved item in turn, and whatever is approved meanwhile next.
+ * While the admin runs a show (CONTRACT §7), every screen follows the presenter instead, and phones
+ * get a reaction bar; the keys then drive the show for an admin and do nothing for the others.
+ */
 function RevealPage() {
   const deck = useQuery(revealQueryOptions());
   const name = useQuery(tributeQueryOptions()).data?.name;
-  const show = useSlideshow(deck.data?.items);
+  const own = useSlideshow(deck.data?.items);
+  const live = useShow();
+  const following = isLive(live) ? live : undefined;
+  const showItem = useShowItem(following?.current ?? null, deck.data?.items);
+  const admin = getSession().admin;
+  const act = (action: 'next' | 'prev' | 'pause' | 'resume') => () => {
+    if (admin) void sendShowAction({ action }).catch(() => {});
+  };
+  const show: Slideshow = following
+    ? {
+        ...own,
+        item: showItem.item,
+        step: following.index,
+        place: following.index + 1,
+        arrived: false,
+        paused: following.state === 'paused',
+        next: act('next'),
+        previous: act('prev'),
+        togglePause: act(following.state === 'paused' ? 'resume' : 'pause'),
+      }
+    : own;
   const fullscreen = useFullscreen();
   const navigate = useNavigate();
   const exit = useCallback(() => void navigate({ to: '/gallery' }), [navigate]);
@@ -36,6 +65,7 @@ function RevealPage() {
   });
 
   const total = deck.data?.total;
+  const count = following ? following.total : (deck.data?.items.length ?? 0);
   return (
     <div className="fixed inset-0 z-30 flex flex-col overflow-hidden bg-gradient-to-br from-amber-50 via-rose-50 to-amber-100 text-stone-900 dark:from-stone-950 dark:via-stone-900 dark:to-stone-950 dark:text-amber-50">
       <header className="flex items-start justify-between gap-4 px-4 pt-4 sm:px-8 sm:pt-6">
@@ -58,8 +88,18 @@ function RevealPage() {
           <Spinner className="h-10 w-10 text-amber-600" />
         ) : deck.isError ? (
           <Message title="Failed to load gallery" text="Please try refreshing the page." />
+        ) : following && !show.item ? (
+          showItem.missing ? (
+            <Message title="This item is no longer in the gallery" text="The presenter will move on in a moment." />
+          ) : (
+            <Spinner className="h-10 w-10 text-amber-600" />
+          )
         ) : show.item ? (
-          <div key={show.step} className="flex h-full w-full items-center justify-center motion-safe:animate-slide-in">
+          <div
+            key={following ? `show:${following.index}:${show.item.kind}:${show.item.id}` : show.step}
+            data-slide={`${show.item.kind}:${show.item.id}`}
+            className="flex h-full w-full items-center justify-center motion-safe:animate-slide-in"
+          >
             <Slide item={show.item} paused={show.paused} onPlaying={show.playing} onEnded={show.ended} />
           </div>
         ) : (
@@ -68,14 +108,27 @@ function RevealPage() {
       </div>
 
       <footer className="flex flex-col gap-4 px-4 pb-5 sm:flex-row sm:items-end sm:justify-between sm:gap-8 sm:px-8 sm:pb-7">
-        <Caption show={show} count={deck.data?.items.length ?? 0} />
+        <div className="min-w-0">
+          <Caption show={show} count={count} following={following} />
+          {following && show.item && (
+            <ReactionTotals className="mt-2" totals={(show.item as FullGalleryItem & ShowTotals).reactions} />
+          )}
+        </div>
         <div className="flex flex-col items-start gap-2 sm:items-end">
+          {following && (
+            <>
+              <ReactionBar item={following.current} className="fixed inset-x-3 bottom-3 z-50 md:hidden" />
+              {/* room for the bar under the caption on a phone */}
+              <div className="h-16 md:hidden" aria-hidden="true" />
+            </>
+          )}
           <RevealControls
             paused={show.paused}
             fullscreen={fullscreen}
             onPrevious={show.previous}
             onNext={show.next}
             onTogglePause={show.togglePause}
+            moves={!following || admin}
           />
           <p className="hidden items-center gap-1.5 text-xs text-stone-500 lg:flex dark:text-stone-400">
             <Key>←</Key>
@@ -87,10 +140,12 @@ function RevealPage() {
 
       {/* Always mounted, so screen readers hear each change. */}
       <p aria-live="polite" aria-atomic="true" className="sr-only">
-        {announcement(show, deck.data?.items.length ?? 0)}
+        {announcement(show, count)}
       </p>
 
-      {show.item && show.item.kind !== 'media' && (
+      {following && <FloatingReactions item={following.current} />}
+
+      {!following && show.item && show.item.kind !== 'media' && (
         <div className="absolute inset-x-0 bottom-0 h-1 motion-reduce:hidden" aria-hidden="true">
           <div
             key={show.step}
@@ -111,14 +166,24 @@ function announcement(show: Slideshow, count: number): string {
   return `${show.arrived ? 'Just arrived: ' : ''}${kind}${place}: ${title}, by ${by}`;
 }
 
+type ShowTotals = { reactions?: Partial<Record<string, number>> };
+
 /** The slide's title and maker, and its place in the deck. */
-function Caption({ show, count }: { show: Slideshow; count: number }) {
+function Caption({ show, count, following }: { show: Slideshow; count: number; following?: ShowAnswer }) {
   if (!show.item) return <div />;
   const { title, by, kind } = slideCaption(show.item);
   const place = show.place === null ? '' : ` ${show.place} of ${count}`;
   return (
     <div className="min-w-0">
       <p className="flex flex-wrap items-center gap-2 text-xs font-semibold tracking-wide text-stone-600 uppercase sm:text-sm dark:text-stone-400">
+        {following && (
+          <span
+            data-testid="following-show"
+            className="inline-flex items-center gap-1.5 rounded-full bg-amber-500 px-2.5 py-0.5 text-stone-950"
+          >
+            <span className="h-2 w-2 rounded-full bg-rose-600 motion-safe:animate-pulse" aria-hidden="true" /> Live show
+          </span>
+        )}
         {show.arrived && (
           <span className="inline-flex items-center gap-1 rounded-full bg-rose-600 px-2.5 py-0.5 text-white">
             <SparklesIcon className="h-3.5 w-3.5" /> Just arrived

@@ -1,0 +1,80 @@
+import { useRef, useState } from 'react';
+import { REACTION_EMOJIS, sendReaction, type ReactionEmoji, type ShowItemRef } from '../../../queries/show.ts';
+
+const NAMES: Record<ReactionEmoji, string> = {
+  '👏': 'Applause',
+  '❤️': 'Love',
+  '😂': 'Laugh',
+  '😮': 'Wow',
+  '🎉': 'Celebrate',
+  '🙏': 'Thanks',
+};
+
+/**
+ * The phone's reaction bar: six big buttons under the thumb. A tap is sent at once and acknowledged
+ * with a little pop; taps the server turns away (more than 5 a second) are dropped quietly.
+ */
+export function ReactionBar({ item, className = '' }: { item: ShowItemRef; className?: string }) {
+  const [popped, setPopped] = useState<{ emoji: ReactionEmoji; n: number } | null>(null);
+  const counter = useRef(0);
+  function react(emoji: ReactionEmoji) {
+    setPopped({ emoji, n: ++counter.current });
+    sendReaction(item, emoji).catch(() => {});
+    navigator.vibrate?.(10);
+  }
+  return (
+    <div
+      role="toolbar"
+      aria-label="React to this item"
+      className={`grid grid-cols-6 gap-1.5 rounded-2xl bg-white/80 p-1.5 shadow-lg backdrop-blur dark:bg-stone-900/80 ${className}`}
+    >
+      {REACTION_EMOJIS.map((emoji) => (
+        <button
+          key={emoji}
+          type="button"
+          aria-label={NAMES[emoji]}
+          data-reaction={emoji}
+          onClick={() => react(emoji)}
+          className="relative flex h-14 items-center justify-center rounded-xl text-3xl transition select-none active:scale-90 active:bg-amber-100 dark:active:bg-stone-700"
+        >
+          <span aria-hidden="true">{emoji}</span>
+          {popped?.emoji === emoji && (
+            <span
+              key={popped.n}
+              aria-hidden="true"
+              className="pointer-events-none absolute -top-2 text-2xl motion-safe:animate-reaction-pop motion-reduce:hidden"
+            >
+              {emoji}
+            </span>
+          )}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** An item's reaction totals as a quiet row of chips (cards, detail pages, the presenter). */
+export function ReactionTotals({
+  totals,
+  className = '',
+}: {
+  totals?: Partial<Record<string, number>>;
+  className?: string;
+}) {
+  const shown = REACTION_EMOJIS.filter((e) => (totals?.[e] ?? 0) > 0);
+  if (shown.length === 0) return null;
+  return (
+    <ul aria-label="Reactions" className={`flex flex-wrap gap-1.5 ${className}`}>
+      {shown.map((emoji) => (
+        <li
+          key={emoji}
+          className="inline-flex items-center gap-1 rounded-full bg-white/70 px-2 py-0.5 text-sm tabular-nums shadow-sm dark:bg-stone-800/70"
+        >
+          <span aria-hidden="true">{emoji}</span>
+          <span className="sr-only">{NAMES[emoji]}</span>
+          {totals![emoji]}
+        </li>
+      ))}
+    </ul>
+  );
+}
