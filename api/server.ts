@@ -54,6 +54,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   const personal = new PersonalData(pool);
   const working = role !== 'api';
   const serving = role !== 'worker';
+  if (serving) await sessions.startCache();
 
   // the queue needs its handlers at start, and the handlers need deps: fill the late field after
   const deps = { config, pool, store, sessions, personal, blobs } as Deps;
@@ -94,6 +95,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       await realtime.close();
       if (httpServer?.listening) await new Promise((r) => httpServer!.close(r));
       await deps.jobs.stop();
+      await sessions.close();
       await pool.end();
       await database.stop();
     },

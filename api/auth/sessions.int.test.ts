@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#api/config.ts';
 import { startServer } from '#api/server.ts';
+import { SESSION_CACHE_MS } from './sessions.ts';
 import { ADMIN_KEY, client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
 
 let t: TestServer;
@@ -38,9 +39,9 @@ describe('sessions', () => {
   });
 
   it('ends a session idle too long, and one past its absolute lifetime', async () => {
+    // sessions not yet looked up, so no process holds them in memory (SESSION_CACHE_MS)
     const idle = await t.login('admin');
     const old = await t.login('guest');
-    expect(await sessionStatus(idle)).toBe(200);
     await t.db.pool.query(
       `UPDATE sessions SET last_seen_at = now() - interval '3 hours' WHERE role = 'admin' AND last_seen_at > now() - interval '1 minute'`,
     );
@@ -83,6 +84,46 @@ describe('sessions', () => {
       await rotated.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('refuses a logged-out session at once on another process that had it in memory', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
+    const second = await startServer(
+      loadConfig({
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        DATABASE_URL: t.db.url,
+        GALLERY_PASSWORD: PASSWORDS.guest,
+        ADMIN_PASSWORD: PASSWORDS.admin,
+        AUDITOR_PASSWORD: PASSWORDS.auditor,
+        ADMIN_KEY,
+      }),
+      'api',
+    );
+    try {
+      const token = await t.login('guest');
+      const there = client(`http://127.0.0.1:${second.port}`, token);
+      // the second process has the session in memory now, for SESSION_CACHE_MS
+      expect((await there('GET', '/api/auth/session')).status).toBe(200);
+      expect((await client(t.url, token)('POST', '/api/auth/logout')).status).toBe(200);
+      const started = Date.now();
+      const after = await there('GET', '/api/auth/session');
+      expect(after.status).toBe(401);
+      expect(Date.now() - started).toBeLessThan(SESSION_CACHE_MS);
+    } finally {
+      await second.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers from memory for a while: a session deleted behind its back is still served briefly', async () => {
+    // shows the cache is real, so the test above is about the logout message and not a database read
+    const token = await t.login('guest');
+    const api = client(t.url, token);
+    expect((await api('GET', '/api/auth/session')).status).toBe(200);
+    await t.db.pool.query(`DELETE FROM sessions`);
+    expect((await api('GET', '/api/auth/session')).status).toBe(200);
   });
 
   it('answers with Cache-Control: no-store wherever a token or personal data travels', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import { PgListener } from '#db/listener.ts';
 
 export type SessionRole = 'guest' | 'admin' | 'auditor';
 
@@ -17,6 +18,11 @@ export const SESSION_TIMEOUTS: Record<SessionRole, { idleSeconds: number; absolu
 };
 /** last_seen_at is written at most this often per session */
 const TOUCH_SECONDS = 60;
+/** how long a process answers a session from memory; a logout reaches every process at once */
+export const SESSION_CACHE_MS = 5_000;
+const CACHE_ENTRIES = 10_000;
+const ENDED_CHANNEL = 'tribute_session_ended';
+const ECHO_WAIT_MS = 250;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -42,13 +48,46 @@ export function secretTag(role: SessionRole, secret: string): string {
   return tag;
 }
 
-/** Sessions live in PostgreSQL, so every API process accepts every token. Only hashes are stored. */
+/**
+ * Sessions live in PostgreSQL, so every API process accepts every token. Only hashes are stored.
+ * Lookups are kept in memory for SESSION_CACHE_MS once `startCache` listens: ending a session sends
+ * its hash on a channel every process listens to, and each drops it from its memory at once.
+ */
 export class SessionStore {
-  readonly #db: Pick<pg.Pool, 'query'>;
+  readonly #db: pg.Pool;
   #secrets: Partial<Record<SessionRole, string>> = {};
+  readonly #cache = new Map<string, { session: Session; until: number }>();
+  #listener?: PgListener;
+  #listening = false;
+  readonly #echoes = new Map<string, () => void>();
 
-  constructor(db: Pick<pg.Pool, 'query'>) {
+  constructor(db: pg.Pool) {
     this.#db = db;
+  }
+
+  async startCache() {
+    this.#listener = new PgListener({
+      config: this.#db.options,
+      channels: [ENDED_CHANNEL],
+      onNotify: (_channel, tokenHash) => {
+        if (!tokenHash) return;
+        this.#cache.delete(tokenHash);
+        this.#echoes.get(tokenHash)?.();
+      },
+      // endings sent while the connection was down are lost: forget everything
+      onListening: () => {
+        this.#cache.clear();
+        this.#listening = true;
+      },
+      log: (message, error) => console.error(`sessions: ${message}`, error ?? ''),
+    });
+    await this.#listener.start();
+  }
+
+  async close() {
+    this.#listening = false;
+    this.#cache.clear();
+    await this.#listener?.stop();
   }
 
   /** The secret each role logs in with now; a session opened with another one is refused. */
@@ -76,6 +115,17 @@ export class SessionStore {
   async find(token: string | undefined): Promise<Session | undefined> {
     if (!token || token.length > 200) return undefined;
     const tokenHash = hashToken(token);
+    const cached = this.#cache.get(tokenHash);
+    if (cached && cached.until > Date.now() && this.#listening) return cached.session;
+    const session = await this.#load(tokenHash);
+    if (session && this.#listening) {
+      if (this.#cache.size >= CACHE_ENTRIES) this.#cache.clear();
+      this.#cache.set(tokenHash, { session, until: Date.now() + SESSION_CACHE_MS });
+    }
+    return session;
+  }
+
+  async #load(tokenHash: string): Promise<Session | undefined> {
     const { rows } = await this.#db.query<{ role: SessionRole; visitor_id: string; secret_tag: string; idle: number }>(
       `SELECT role, visitor_id, secret_tag, extract(epoch FROM now() - last_seen_at)::float8 AS idle
        FROM sessions WHERE token_hash = $1 AND expires_at > now()`,
@@ -94,8 +144,33 @@ export class SessionStore {
     return session;
   }
 
+  /**
+   * Ends a session in every process: the row goes, and each process drops it from memory. Waits (a
+   * little) for its own copy of the message, so that when the logout answers, PostgreSQL has handed
+   * the message to every listening process.
+   */
   async end(session: Session) {
-    await this.#db.query(`DELETE FROM sessions WHERE token_hash = $1`, [session.tokenHash]);
+    const { tokenHash } = session;
+    this.#cache.delete(tokenHash);
+    const echoed = this.#listening
+      ? new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ECHO_WAIT_MS);
+          this.#echoes.set(tokenHash, () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        })
+      : Promise.resolve();
+    try {
+      await this.#db.query(
+        `WITH ended AS (DELETE FROM sessions WHERE token_hash = $1)
+         SELECT pg_notify($2, $1)`,
+        [tokenHash, ENDED_CHANNEL],
+      );
+      await echoed;
+    } finally {
+      this.#echoes.delete(tokenHash);
+    }
   }
 
   /** Deletes sessions past their absolute or idle timeout. */
