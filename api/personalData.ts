@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { addressGroup, canonicalAddress } from './limits/address.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -24,7 +25,9 @@ export class PersonalData {
   }
 
   /** One row per distinct address, reused while it is not erased. */
-  async refForAddress(address: string): Promise<number> {
+  async refForAddress(raw: string): Promise<number> {
+    // one spelling per address, so that erasing `127.0.0.1` finds what `::ffff:127.0.0.1` stored
+    const address = canonicalAddress(raw);
     const cached = this.#addressRefs.get(address);
     if (cached) return cached;
     const { rows } = await this.#db.query<{ id: number }>(
@@ -70,11 +73,15 @@ export class PersonalData {
 
   /** Blanks every stored copy of an email, an address or a name; the events that point at them stay intact. */
   async erase(kind: 'email' | 'ip' | 'name', value: string): Promise<number> {
+    // an address in any spelling; rows stored before addresses were canonical may be IPv4-mapped
+    const spellings = kind === 'ip' ? [canonicalAddress(value), `::ffff:${canonicalAddress(value)}`] : [value];
     const { rowCount } = await this.#db.query(
       `UPDATE personal_data SET value = NULL, erased_at = now()
-       WHERE kind = $1 AND lower(value) = lower($2) AND erased_at IS NULL`,
-      [kind, value],
+       WHERE kind = $1 AND lower(value) = ANY($2::text[]) AND erased_at IS NULL`,
+      [kind, spellings.map((v) => v.toLowerCase())],
     );
+    // the limiters' counters name the address (or its IPv6 /64) until their window ends
+    if (kind === 'ip') await this.#db.query(`DELETE FROM rate_limits WHERE key LIKE '%:' || $1`, [addressGroup(value)]);
     this.#addressRefs.clear();
     return rowCount ?? 0;
   }
