@@ -13,6 +13,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/submit-story$/, 'Tell a Story'],
   [/^\/admin$/, 'Admin Panel'],
   [/^\/reveal$/, 'Reveal'],
+  [/^\/mural$/, 'Mural'],
   [/^\/artwork\/[^/]+$/, 'Artwork'],
   [/^\/story\/[^/]+$/, 'Story'],
   [/^\/media\/[^/]+$/, 'Media'],
