@@ -81,7 +81,9 @@ export class TimeTravel {
       const client = await this.#connect();
       for (const t of projection.tables) await client.query(`TRUNCATE pg_temp.${t}`);
       this.#seq = 0;
-      return this.#replay(client, 0, at, false);
+      const read = await this.#replay(client, 0, at, false);
+      this.#seq = at;
+      return read;
     });
   }
 

@@ -30,6 +30,12 @@ export function Gate() {
       storeSignedIn('admin');
       return;
     }
+    // auditors read the log: their console is /audit (CONTRACT §6)
+    if (result.userType === 'auditor') {
+      await navigate({ to: '/audit' });
+      storeSignedIn('auditor');
+      return;
+    }
     // Within the celebration window a guest sees the birthday modal first; the flag follows its button.
     const tribute = await queryClient.fetchQuery(tributeQueryOptions()).catch(() => null);
     if (tribute && isWithinWindow(tribute.celebrationStart, tribute.celebrationEnd)) {

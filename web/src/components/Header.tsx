@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { useOnlineCount } from '../live/connection.ts';
+import { isAuditor, useSession } from '../lib/session.ts';
 import { CloseIcon, MenuIcon, PaletteIcon } from './icons.tsx';
 import { Tooltip } from './Tooltip.tsx';
 
@@ -19,6 +20,9 @@ const activeClass = 'bg-amber-100 text-stone-900 dark:bg-stone-800 dark:text-amb
 export function Header() {
   const [open, setOpen] = useState(false);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const session = useSession();
+  // admins and auditors also read the log (CONTRACT §6)
+  const nav = session.admin || isAuditor() ? [...NAV, { to: '/audit', label: 'Audit' } as const] : NAV;
 
   // A new screen closes the menu, and so does Escape.
   useEffect(() => setOpen(false), [pathname]);
@@ -43,7 +47,7 @@ export function Header() {
           Tribute Gallery
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
-          {NAV.map((item) => (
+          {nav.map((item) => (
             <Link key={item.to} to={item.to} className={linkClass} activeProps={{ className: activeClass }}>
               {item.label}
             </Link>
@@ -72,7 +76,7 @@ export function Header() {
         className="border-t border-amber-100 px-4 pb-4 lg:hidden dark:border-stone-800"
       >
         <ul className="flex flex-col gap-1 pt-2">
-          {NAV.map((item) => (
+          {nav.map((item) => (
             <li key={item.to}>
               <Link to={item.to} className={`block ${linkClass}`} activeProps={{ className: activeClass }}>
                 {item.label}

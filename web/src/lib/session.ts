@@ -67,6 +67,13 @@ export function getSession(): Session {
   return readSession();
 }
 
+/** Set at an auditor's login: the header then links the audit console (not a spec storage key). */
+const AUDITOR_KEY = 'isAuditor';
+
+export function isAuditor(): boolean {
+  return read(AUDITOR_KEY) === 'true';
+}
+
 export function getSessionToken(): string | null {
   return read(STORAGE_KEYS.sessionToken);
 }
@@ -79,12 +86,14 @@ export function storeSessionToken(token: string | undefined): void {
 export function storeSignedIn(userType: UserType): void {
   localStorage.setItem(STORAGE_KEYS.authenticated, 'true');
   if (userType === 'admin') localStorage.setItem(STORAGE_KEYS.admin, 'true');
+  if (userType === 'auditor') localStorage.setItem(AUDITOR_KEY, 'true');
   refreshSession();
 }
 
 export function clearSession(): void {
   localStorage.removeItem(STORAGE_KEYS.authenticated);
   localStorage.removeItem(STORAGE_KEYS.admin);
+  localStorage.removeItem(AUDITOR_KEY);
   localStorage.removeItem(STORAGE_KEYS.sessionToken);
   refreshSession();
 }

@@ -65,7 +65,7 @@ function SignedInApp({ pathname }: { pathname: string }) {
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
       </main>
-      {!pathname.startsWith('/admin') && <WelcomeCheck />}
+      {!pathname.startsWith('/admin') && !pathname.startsWith('/audit') && <WelcomeCheck />}
     </div>
   );
 }

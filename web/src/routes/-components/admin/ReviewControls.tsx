@@ -5,6 +5,7 @@ import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../../../queries/itemKinds.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
+import { HistoryLink } from '../audit/HistoryLink.tsx';
 
 interface ReviewControlsProps {
   kind: GalleryKind;
@@ -65,6 +66,7 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
         >
           Reject
         </button>
+        <HistoryLink kind={kind} id={id} />
       </div>
     </>
   );

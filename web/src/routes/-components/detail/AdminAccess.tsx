@@ -7,6 +7,7 @@ import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../../../queries/itemKinds.ts';
 import { ShieldIcon } from '../../../components/icons.tsx';
 import { toast } from '../../../components/Toaster.tsx';
+import { HistoryLink } from '../audit/HistoryLink.tsx';
 import { deletionFailed } from './deletionFailed.ts';
 
 interface AdminAccessProps {
@@ -121,6 +122,7 @@ export function AdminAccess({ kind, id, adminKey, onAdminKey }: AdminAccessProps
           <ShieldIcon className="h-4 w-4" /> Admin Access
         </button>
       )}
+      <HistoryLink kind={kind} id={id} className="mt-3 -ml-3" />
     </section>
   );
 }

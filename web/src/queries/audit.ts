@@ -1,0 +1,134 @@
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api } from '../lib/api.ts';
+import type { GalleryItem } from './gallery.ts';
+
+export interface Actor {
+  role: string;
+  name: string | null;
+}
+
+/** One event of the log in chain order (CONTRACT §6). */
+export interface ChainEvent {
+  seq: number;
+  position: number;
+  streamId: string;
+  version: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  recordedAt: string;
+  actor: Actor;
+  prevHash: string;
+  hash: string;
+}
+
+export interface EventFilters {
+  kind?: 'artwork' | 'story' | 'media';
+  type?: string;
+  actor?: string;
+  since?: string;
+  until?: string;
+}
+
+const PAGE = 50;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  return search.toString();
+}
+
+/** The stream newest first, page by page (`before` the last seq seen). */
+export function eventStreamOptions(filters: EventFilters) {
+  return infiniteQueryOptions({
+    queryKey: ['audit', 'events', filters] as const,
+    initialPageParam: undefined as number | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api<{ events: ChainEvent[]; next: number | null }>(
+        `/api/admin/events?${query({ order: 'desc', limit: PAGE, before: pageParam, ...filters })}`,
+        { signal },
+      ),
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+}
+
+/** Events after `after` in chain order, up to `limit`: what a replay plays. */
+export function eventsAfter(after: number, limit = 1000): Promise<{ events: ChainEvent[]; next: number | null }> {
+  return api(`/api/admin/events?${query({ after, limit })}`);
+}
+
+export interface Anchor {
+  seq: number;
+  hash: string;
+  at: string;
+}
+
+export interface ChainStatus {
+  head: { seq: number; hash: string } | null;
+  unsealed: number;
+  anchor: Anchor | null;
+  anchoredIn: string;
+}
+
+export function chainStatusOptions() {
+  return queryOptions({
+    queryKey: ['audit', 'status'] as const,
+    queryFn: ({ signal }) => api<ChainStatus>('/api/admin/events/status', { signal }),
+    refetchInterval: 15_000,
+  });
+}
+
+export type VerifyResult =
+  | { ok: true; checked: number; unsealed: number; head: { seq: number; hash: string }; anchor: Anchor | null }
+  | { ok: false; checked: number; firstBadSeq: number; firstBadPosition: number | null; reason: string };
+
+export function verifyChain(): Promise<VerifyResult> {
+  return api<VerifyResult>('/api/admin/events/verify');
+}
+
+export interface HistoryEvent {
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+  actor: Actor;
+  recordedAt: string;
+}
+
+export interface ItemHistory {
+  item: (GalleryItem & { status?: string; archived?: boolean; adminNotes?: string | null }) | null;
+  events: HistoryEvent[];
+}
+
+export function itemHistoryOptions(kind: string, id: number) {
+  return queryOptions({
+    queryKey: ['audit', 'history', kind, id] as const,
+    queryFn: ({ signal }) => api<ItemHistory>(`/api/admin/history/${kind}/${id}`, { signal }),
+  });
+}
+
+export interface GalleryAt {
+  items: GalleryItem[];
+  total: number;
+  at: number;
+}
+
+export function galleryAtOptions(seq: number) {
+  return queryOptions({
+    queryKey: ['audit', 'gallery-at', seq] as const,
+    queryFn: ({ signal }) => api<GalleryAt>(`/api/gallery?at=${seq}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+export interface WhoAmI {
+  userType: 'guest' | 'admin' | 'auditor';
+}
+
+export function whoAmIOptions() {
+  return queryOptions({
+    queryKey: ['audit', 'whoami'] as const,
+    queryFn: ({ signal }) => api<WhoAmI>('/api/auth/session', { signal }),
+  });
+}

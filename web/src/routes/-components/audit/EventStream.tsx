@@ -1,0 +1,158 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { eventStreamOptions, type EventFilters } from '../../../queries/audit.ts';
+import { describeActor, describeType, formatTime, itemOf, noteOf } from './describe.ts';
+
+const TYPES = [
+  'ArtworkSubmitted',
+  'ArtworkApproved',
+  'ArtworkRejected',
+  'ArtworkArchived',
+  'ArtworkDeleted',
+  'StorySubmitted',
+  'StoryApproved',
+  'StoryRejected',
+  'MediaSubmitted',
+  'MediaApproved',
+  'MediaRejected',
+  'ItemLiked',
+  'ItemUnliked',
+  'CommentPosted',
+  'CommentRemoved',
+];
+
+const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
+/** The log newest first, filtered by kind, type, actor and time, loading more as it scrolls. */
+export function EventStream() {
+  const [filters, setFilters] = useState<EventFilters>({});
+  const stream = useInfiniteQuery(eventStreamOptions(filters));
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = stream;
+
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    setFilters({
+      kind: text('kind') as EventFilters['kind'],
+      type: text('type'),
+      actor: text('actor'),
+      since: toIso(String(form.get('since') ?? '')),
+      until: toIso(String(form.get('until') ?? '')),
+    });
+  }
+
+  const events = stream.data?.pages.flatMap((p) => p.events) ?? [];
+  return (
+    <section aria-labelledby="stream-heading">
+      <h2 id="stream-heading" className="sr-only">
+        Event stream
+      </h2>
+      <form onSubmit={onSubmit} className="card grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filters">
+        <div>
+          <label htmlFor="f-kind" className="field-label">
+            Kind
+          </label>
+          <select id="f-kind" name="kind" className="field" defaultValue="">
+            <option value="">Any</option>
+            <option value="artwork">Artworks</option>
+            <option value="story">Stories</option>
+            <option value="media">Media</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="f-type" className="field-label">
+            Type
+          </label>
+          <select id="f-type" name="type" className="field" defaultValue="">
+            <option value="">Any</option>
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="f-actor" className="field-label">
+            Actor name
+          </label>
+          <input id="f-actor" name="actor" className="field" maxLength={60} placeholder="e.g. Ada" />
+        </div>
+        <div>
+          <label htmlFor="f-since" className="field-label">
+            From
+          </label>
+          <input id="f-since" name="since" type="datetime-local" className="field" />
+        </div>
+        <div>
+          <label htmlFor="f-until" className="field-label">
+            To
+          </label>
+          <input id="f-until" name="until" type="datetime-local" className="field" />
+        </div>
+        <div className="flex items-end">
+          <button type="submit" className="btn-primary w-full">
+            Filter
+          </button>
+        </div>
+      </form>
+
+      {stream.isError && (
+        <p role="alert" className="mt-4 text-sm text-rose-700 dark:text-rose-300">
+          {stream.error.message}
+        </p>
+      )}
+      <ol className="mt-4 space-y-2" aria-label="Events, newest first">
+        {events.map((e) => {
+          const item = itemOf(e.streamId, e.data);
+          const note = noteOf(e.data);
+          return (
+            <li key={e.seq} className="card flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-3 text-sm">
+              <span className="rounded-full bg-amber-100 px-2 py-0.5 font-mono text-xs text-amber-900 dark:bg-stone-800 dark:text-amber-200">
+                #{e.seq}
+              </span>
+              <span className="font-semibold text-stone-900 dark:text-amber-50">{describeType(e.type)}</span>
+              {item && (
+                <Link
+                  to="/audit"
+                  search={{ tab: 'timeline', kind: item.kind, id: item.id }}
+                  className="text-amber-800 underline decoration-amber-300 underline-offset-2 hover:text-rose-700 dark:text-amber-300"
+                >
+                  {item.kind} {item.id}
+                </Link>
+              )}
+              <span className="text-stone-600 dark:text-stone-400">by {describeActor(e.actor)}</span>
+              <time dateTime={e.recordedAt} className="ml-auto text-xs text-stone-500 dark:text-stone-400">
+                {formatTime(e.recordedAt)}
+              </time>
+              {note && <p className="w-full truncate text-stone-600 italic dark:text-stone-300">“{note}”</p>}
+            </li>
+          );
+        })}
+      </ol>
+      {stream.isSuccess && events.length === 0 && (
+        <p className="mt-6 text-center text-stone-600 dark:text-stone-400">No events match these filters.</p>
+      )}
+      <div ref={sentinel} className="mt-4 flex justify-center">
+        {hasNextPage && (
+          <button type="button" className="btn-secondary" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? 'Loading…' : 'Load older events'}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import type { Actor } from '../../../queries/audit.ts';
+
+/** What an event says, in words an auditor reads at a glance. */
+const VERBS: Record<string, string> = {
+  ArtworkSubmitted: 'Artwork submitted',
+  ArtworkRenditionsMade: 'Image sizes made',
+  ArtworkApproved: 'Approved',
+  ArtworkRejected: 'Rejected',
+  ArtworkArchived: 'Archived',
+  ArtworkUnarchived: 'Restored from the archive',
+  ArtworkDeleted: 'Deleted',
+  StorySubmitted: 'Story submitted',
+  StoryApproved: 'Approved',
+  StoryRejected: 'Rejected',
+  StoryDeleted: 'Deleted',
+  MediaSubmitted: 'Media submitted',
+  MediaProcessed: 'Media processed',
+  MediaApproved: 'Approved',
+  MediaRejected: 'Rejected',
+  MediaDeleted: 'Deleted',
+  ItemLiked: 'Liked',
+  ItemUnliked: 'Like taken back',
+  ItemViewed: 'Viewed',
+  CommentPosted: 'Comment posted',
+  CommentRemoved: 'Comment removed',
+};
+
+export function describeType(type: string): string {
+  return VERBS[type] ?? type.replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+export function describeActor(actor: Actor): string {
+  const role = actor.role === 'guest' ? 'a guest' : actor.role === 'system' ? 'the system' : `an ${actor.role}`;
+  if (actor.role === 'admin' || actor.role === 'auditor') {
+    return actor.name ? `${actor.name} (${actor.role})` : `${role} (no name given)`;
+  }
+  return role;
+}
+
+/** The item an event is about, as `{ kind, id }`, from its stream or its data. */
+export function itemOf(streamId: string, data: Record<string, unknown>): { kind: string; id: number } | null {
+  const own = /^(artwork|story|media)-(\d+)$/.exec(streamId);
+  if (own) return { kind: own[1]!, id: Number(own[2]) };
+  if (typeof data.kind === 'string' && typeof data.itemId === 'number') return { kind: data.kind, id: data.itemId };
+  return null;
+}
+
+export function noteOf(data: Record<string, unknown>): string | null {
+  for (const key of ['adminNotes', 'content', 'title']) {
+    const value = data[key];
+    if (typeof value === 'string' && value.trim()) return value;
+  }
+  return null;
+}
+
+export function formatTime(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
