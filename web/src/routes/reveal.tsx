@@ -118,8 +118,6 @@ function RevealPage() {
           {following && (
             <>
               <ReactionBar item={following.current} className="fixed inset-x-3 bottom-3 z-50 md:hidden" />
-              {/* room for the bar under the caption on a phone */}
-              <div className="h-16 md:hidden" aria-hidden="true" />
             </>
           )}
           <RevealControls
@@ -130,6 +128,8 @@ function RevealPage() {
             onTogglePause={show.togglePause}
             moves={!following || admin}
           />
+          {/* room for the reaction bar under the controls on a phone */}
+          {following && <div className="h-16 md:hidden" aria-hidden="true" />}
           <p className="hidden items-center gap-1.5 text-xs text-stone-500 lg:flex dark:text-stone-400">
             <Key>←</Key>
             <Key>→</Key> or <Key>Space</Key> move · <Key>P</Key> pause · <Key>F</Key> full screen · <Key>Esc</Key>{' '}
