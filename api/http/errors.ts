@@ -82,6 +82,32 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return fail(status, { message: (error as Error).message || 'Bad request' });
   }
+  // the database or the object store cannot be reached: a passing outage, not a bug (decision 019)
+  if (isUnreachable(error)) {
+    if (!res.headersSent) res.set('Retry-After', '5');
+    return fail(503, { message: 'The gallery cannot reach its storage right now. Please try again in a moment.' });
+  }
   console.error(`[${req.method} ${req.originalUrl}]`, error);
   fail(500, { message: 'Something went wrong on our side. Please try again.' });
 };
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** A connection that failed or broke (socket errors; PostgreSQL's 08xxx and 57P0x), anywhere in the cause chain. */
+function isUnreachable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (UNREACHABLE_CODES.has(code) || /^08...$/.test(code) || /^57P0[123]$/.test(code)) return true;
+    if (e instanceof Error && /Connection terminated|socket hang up/.test(e.message)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}

@@ -22,6 +22,8 @@ export const JOB_EXPIRY_SECONDS: Record<JobName, number> = {
   'process-media': 60 * 60,
   'sweep-uploads': 15 * 60,
 };
+/** A running job's worker refreshes its claim every half of this; pg-boss's minimum is 10. */
+const HEARTBEAT_SECONDS = 10;
 /** Jobs that run on a clock, in cron syntax. */
 const SCHEDULES: Partial<Record<JobName, string>> = { 'sweep-uploads': '17 * * * *' };
 
@@ -34,11 +36,24 @@ export class JobQueue {
   }
 
   static async start(databaseUrl: string, handlers?: JobHandlers): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString: databaseUrl, useListenNotify: true, max: 4 });
+    // supervised every 5 s: a job whose worker died (no heartbeat for HEARTBEAT_SECONDS) is retried
+    // within about 15 s rather than after its expiry (docs/decisions/019)
+    const boss = new PgBoss({
+      connectionString: databaseUrl,
+      useListenNotify: true,
+      max: 4,
+      superviseIntervalSeconds: 5,
+      monitorIntervalSeconds: 5,
+    });
     boss.on('error', (error) => console.error('jobs:', error));
     await boss.start();
     for (const name of JOB_NAMES) {
-      const options = { retryLimit: 3, retryDelay: 2, expireInSeconds: JOB_EXPIRY_SECONDS[name] };
+      const options = {
+        retryLimit: 3,
+        retryDelay: 2,
+        expireInSeconds: JOB_EXPIRY_SECONDS[name],
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+      };
       await boss.createQueue(name, { notify: true, ...options });
       await boss.updateQueue(name, options); // queues made by an earlier version get the new expiry
     }
