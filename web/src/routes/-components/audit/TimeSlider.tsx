@@ -136,7 +136,9 @@ export function TimeSlider() {
         </p>
       )}
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        {gallery.data ? `${gallery.data.total} items in the gallery at event ${gallery.data.at}` : 'Loading…'}
+        {gallery.data
+          ? `${gallery.data.total} ${gallery.data.total === 1 ? 'item' : 'items'} in the gallery at event ${gallery.data.at}`
+          : 'Loading…'}
       </p>
       <ul
         className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5"
