@@ -64,6 +64,7 @@ const ROUTES: Array<[string, string]> = [
   ['POST', '/api/artworks/1/reactions'],
   ['POST', '/api/stories/1/reactions'],
   ['POST', '/api/media/1/reactions'],
+  ['GET', '/api/artworks/1/strokes'],
 ];
 const ADMIN_ONLY = ROUTES.filter(([, p]) => /^\/api\/admin\/(?!events|history)/.test(p) || p.endsWith('/status'));
 

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { BlobNotFound } from '../storage/index.ts';
+import { saveStrokes, strokesOf } from '../show/strokes.ts';
 import { ArtworkSubmission, submitArtwork } from './submitArtwork.ts';
 
 const VARIANTS = new Set(['original', 'display', 'thumbnail']);
@@ -21,8 +22,11 @@ export function artworkRoutes(deps: Deps) {
 
   router.post('/artworks', async (req, res) => {
     const input = parseInput(ArtworkSubmission, req.body);
+    // a drawing's strokes (CONTRACT §7) are checked before anything is written
+    const strokes = strokesOf(req);
     const metadata = await metadataFor(req, deps.personal);
     const { artworkId: id, position } = await submitArtwork(deps, input, metadata);
+    if (strokes) await saveStrokes(deps, id, strokes);
     // the submitter's next screens (and the admin's queue) read the catalog: answer once it has it
     await catalogReached(deps.pool, position);
     res.status(201).json({

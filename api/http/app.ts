@@ -21,6 +21,7 @@ import { httpMetrics } from '../observability/metrics.ts';
 import { requestContext } from '../observability/requestContext.ts';
 import { requestLog } from '../observability/requestLog.ts';
 import { showRoutes } from '../show/routes.ts';
+import { strokeRoutes } from '../show/strokes.ts';
 import { storyRoutes } from '../stories/routes.ts';
 import { errorHandler, HttpError } from './errors.ts';
 import { securityHeaders } from './securityHeaders.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: Deps) {
   api.use(engagementRoutes(deps));
   api.use(muralRoutes(deps));
   api.use(showRoutes(deps));
+  api.use(strokeRoutes(deps));
   api.use(historyRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {
