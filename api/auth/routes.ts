@@ -11,7 +11,17 @@ import { SESSION_TIMEOUTS, secretsEqual, type SessionRole, type SessionStore } f
 import type { Visitors } from './visitor.ts';
 
 const WRONG_PASSWORD = 'Incorrect password. Please try again.';
-const Login = z.object({ password: z.string({ error: 'Password is required' }).max(1000) });
+const NAME_LENGTH = 'Name must be 2-60 characters';
+const Login = z.object({
+  password: z.string({ error: 'Password is required' }).max(1000),
+  // admins and auditors may say who they are: recorded as the actor of their events (CONTRACT §6)
+  name: z
+    .string({ error: 'Name must be text' })
+    .trim()
+    .max(60, NAME_LENGTH)
+    .refine((v) => v === '' || v.length >= 2, NAME_LENGTH)
+    .optional(),
+});
 const Riddle = z.object({ answer: z.string({ error: 'Answer is required' }).max(1000) });
 
 export interface AuthDeps {
@@ -41,13 +51,14 @@ export function authRoutes({ config, sessions, visitors, personal, limiter, onLo
   }
 
   /** A new login in a browser ends the session it had; the visitor id stays the browser's. */
-  async function signIn(req: Request, res: Response, role: SessionRole) {
+  async function signIn(req: Request, res: Response, role: SessionRole, name?: string) {
     if (req.session) {
       await sessions.end(req.session);
       onLogout(req.session.tokenHash);
     }
     const visitorId = await visitors.forBrowser(req, res);
-    const { token } = await sessions.create(role, visitorId);
+    const { token, session } = await sessions.create(role, visitorId);
+    if (name && role !== 'guest') await personal.nameSession(session.tokenHash, name);
     res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
@@ -63,14 +74,14 @@ export function authRoutes({ config, sessions, visitors, personal, limiter, onLo
   });
 
   router.post('/auth/login', visitors.identify(), ...passwordLimits, async (req, res) => {
-    const { password } = parseInput(Login, req.body);
+    const { password, name } = parseInput(Login, req.body);
     const role = roleFor(password);
     if (!role) {
       await securityEvent(req, personal, 'login.failed');
       res.status(401).json({ success: false, message: WRONG_PASSWORD });
       return;
     }
-    await signIn(req, res, role);
+    await signIn(req, res, role, name);
   });
 
   router.post('/auth/riddle', visitors.identify(), ...riddleLimits, async (req, res) => {
