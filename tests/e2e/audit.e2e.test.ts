@@ -78,8 +78,14 @@ describe.each(Object.entries(VIEWPORTS))('the audit console on %s', (viewportNam
         const page = await context.newPage();
         await page.goto('/');
         await page.getByLabel('Password').fill(PASSWORDS.auditor);
+        await page.getByText('Admin or auditor? Add your name').click();
+        await page.getByLabel('Your name, recorded with what you change').fill(`Olive ${theme} ${viewportName}`);
         await page.getByRole('button', { name: 'Enter Gallery' }).click();
         await page.waitForURL('**/audit**');
+        const named = await t.db.pool.query(`SELECT 1 FROM personal_data WHERE kind = 'name' AND value = $1`, [
+          `Olive ${theme} ${viewportName}`,
+        ]);
+        expect(named.rowCount).toBe(1);
         await expect.poll(() => page.getByRole('heading', { name: 'Audit', exact: true }).isVisible()).toBe(true);
         await expect.poll(() => page.getByTestId('chain-head').textContent()).toContain('seq');
 

@@ -9,6 +9,7 @@ interface PasswordFormProps {
 
 export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
   const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
   const [error, setError] = useState('');
   const [pending, setPending] = useState(false);
 
@@ -17,7 +18,7 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
     setPending(true);
     setError('');
     try {
-      const result = await login(password);
+      const result = await login(password, name);
       if (!result?.success) throw new ApiError(401, 'Unauthorized', '', result?.message);
       await onLoggedIn(result);
     } catch (caught) {
@@ -54,6 +55,23 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
           className="field"
         />
       </div>
+      <details className="text-sm text-stone-600 dark:text-stone-400">
+        <summary className="cursor-pointer">Admin or auditor? Add your name</summary>
+        <div className="mt-3">
+          <label htmlFor="gate-name" className="field-label">
+            Your name, recorded with what you change
+          </label>
+          <input
+            id="gate-name"
+            type="text"
+            autoComplete="name"
+            maxLength={60}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            className="field"
+          />
+        </div>
+      </details>
       {error && (
         <p id="gate-error" role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
           {error}

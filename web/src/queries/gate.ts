@@ -14,8 +14,9 @@ export function gateQueryOptions() {
   });
 }
 
-export function login(password: string): Promise<LoginResponse> {
-  return api<LoginResponse>('/api/auth/login', { method: 'POST', body: { password } });
+/** `name` is kept for admins and auditors only, as the actor of what they do (CONTRACT §6). */
+export function login(password: string, name?: string): Promise<LoginResponse> {
+  return api<LoginResponse>('/api/auth/login', { method: 'POST', body: { password, name: name?.trim() || undefined } });
 }
 
 export function answerRiddle(answer: string): Promise<LoginResponse> {
