@@ -132,6 +132,10 @@ export function createPool(url: string, max = 20): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may a checked-out one between two queries (a terminated backend, a restarted server): with no
+  // listener its 'error' event would end the process. Its next query fails instead, the caller's
+  // transaction rolls back, and the pool drops the client when it comes back unqueryable.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
