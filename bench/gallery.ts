@@ -74,9 +74,10 @@ function start(args: string[], env: Record<string, string>, stdin?: string): Pro
     stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
   });
   if (stdin !== undefined) child.stdin!.end(stdin);
-  return new Promise((resolve) =>
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)),
-  );
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
+  });
 }
 
 const PAGES = 500;

@@ -19,9 +19,10 @@ function start(args: string[], env: Record<string, string>): Promise<ChildProces
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((resolve) =>
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)),
-  );
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
+  });
 }
 
 /** A photo-like JPEG (smooth colour fields with grain): compresses about as badly as a phone photo. */
@@ -169,12 +170,14 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
           })
         ).json()) as { sessionToken: string }
       ).sessionToken;
+    console.error(`visit: server up; uploading ${ARTWORKS} photos`);
     let guest = await token('bench');
     const admin = await token('bench-admin');
     const ids: number[] = [];
     for (let i = 0; i < ARTWORKS; i++) {
       // a colleague submits a few; the submissions limit is per visitor
       if (i % 10 === 9) guest = await token('bench');
+      if (process.env.BENCH_DEBUG) console.error(`visit: submitting artwork ${i + 1}`);
       const res = await fetch(`${base}/api/artworks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-session-token': guest },
@@ -189,14 +192,17 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       });
       if (res.status !== 201) throw new Error(`artwork ${res.status} ${await res.text()}`);
       ids.push(((await res.json()) as { id: number }).id);
+      if (process.env.BENCH_DEBUG) console.error(`visit: artwork ${i + 1} submitted`);
     }
     for (;;) {
       const { rows } = await pool.query(
         `SELECT count(*)::int AS n FROM catalog_items WHERE kind = 'artwork' AND image ? 'display'`,
       );
       if (rows[0].n >= ARTWORKS) break;
+      if (Date.now() % 5000 < 200) console.error(`visit: ${rows[0].n} of ${ARTWORKS} renditions made`);
       await new Promise((r) => setTimeout(r, 200));
     }
+    console.error('visit: renditions made; approving');
     for (const id of ids) {
       const res = await fetch(`${base}/api/admin/artworks/${id}`, {
         method: 'PATCH',
@@ -209,7 +215,7 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
     await new Promise((r) => setTimeout(r, 2000));
 
     const cold = await crowd(base, 'bench', app.pid!);
-    // the same crowd again: card images made, pages cached (a second wave, or cards made ahead)
+    // the same crowd again: card images in memory, pages cached
     const warm = await crowd(base, 'bench', app.pid!);
 
     // the same bytes as static files: the page, and every card image in the widths visitors took
@@ -237,13 +243,13 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       '',
       `Each visitor starts at the same moment, loads its images ${PARALLEL_PER_VISITOR} at a time (as a browser does), and picks the`,
       'card width a desktop (320w), tablet (480w) or phone at 3x (640w) would, a third each. Time: from the start until the',
-      "visitor has the page, all its images and its socket. The first crowd meets cold card images (made on first request); a second crowd then runs against the warm server. CPU: the server process's user+system time over the run's wall time (200% = both cores).",
+      "visitor has the page, all its images and its socket. The first crowd meets cold caches (no gallery page cached, card images on disk where the renditions job put them, none in memory); a second crowd then runs against the warm server. CPU: the server process's user+system time over the run's wall time (200% = both cores).",
       'The visitors run in the benchmark process on the same 2 cores.',
       '',
       '| server | p50 | p95 | max | failures | images | per visitor | server CPU | server RSS |',
       '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-      row('the app, cold: card images made on first request', cold),
-      row('the app, warm: the same crowd again (cards made, pages cached)', warm),
+      row('the app, first crowd: cold caches (card images on disk)', cold),
+      row('the app, second crowd: the same again (card images in memory, pages cached)', warm),
       row('baseline: the same bytes as static files (express.static), fixed login, bare socket.io', baseline),
     ].join('\n');
   } finally {
