@@ -46,3 +46,22 @@ describe('addresses in one form', () => {
     expect(rowCount).toBe(0);
   });
 });
+
+describe('the log does not link anonymous work to named work', () => {
+  it('keeps no visitor id in event metadata, and gives each write an address reference of its own', async () => {
+    const guest = client(t.url, await t.login('guest'));
+    const named = await guest('POST', '/api/stories', {
+      content: 'Named',
+      authorName: 'Kim',
+      email: 'kim@example.com',
+    });
+    const anonymous = await guest('POST', '/api/stories', { content: 'Secret', authorName: 'Kim', isAnonymous: true });
+    const { rows } = await t.db.pool.query<{ metadata: Record<string, unknown> }>(
+      `SELECT metadata FROM events WHERE stream_id = ANY($1) AND type = 'StorySubmitted'`,
+      [[`story-${named.body.id}`, `story-${anonymous.body.id}`]],
+    );
+    expect(rows).toHaveLength(2);
+    for (const { metadata } of rows) expect(metadata).not.toHaveProperty('visitorId');
+    expect(rows[0]!.metadata.clientRef).not.toEqual(rows[1]!.metadata.clientRef);
+  });
+});

@@ -24,7 +24,19 @@ export class PersonalData {
     return rows[0]!.id;
   }
 
-  /** One row per distinct address, reused while it is not erased. */
+  /**
+   * A row of its own for the address of one write, for event metadata: two events never share an
+   * address reference, so the log does not link a person's anonymous work to their named work.
+   */
+  async recordAddress(raw: string): Promise<number> {
+    const { rows } = await this.#db.query<{ id: number }>(
+      `INSERT INTO personal_data (kind, value) VALUES ('ip', $1) RETURNING id`,
+      [canonicalAddress(raw)],
+    );
+    return rows[0]!.id;
+  }
+
+  /** One row per distinct address, reused while it is not erased (likes by address, security logs). */
   async refForAddress(raw: string): Promise<number> {
     // one spelling per address, so that erasing `127.0.0.1` finds what `::ffff:127.0.0.1` stored
     const address = canonicalAddress(raw);

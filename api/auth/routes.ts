@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
-import { limiterFactory, secretLimits } from '../limits/limits.ts';
+import type { SecretLimits } from '../limits/limits.ts';
 import { securityEvent } from '../limits/securityLog.ts';
 import type { PersonalData } from '../personalData.ts';
 import { dateIn, numberInWords } from '../time.ts';
@@ -29,15 +29,14 @@ export interface AuthDeps {
   sessions: SessionStore;
   visitors: Visitors;
   personal: PersonalData;
-  limiter: ReturnType<typeof limiterFactory>;
+  passwordLimits: SecretLimits;
+  riddleLimits: SecretLimits;
   onLogout: (tokenHash: string) => void;
 }
 
-export function authRoutes({ config, sessions, visitors, personal, limiter, onLogout }: AuthDeps) {
+export function authRoutes(deps: AuthDeps) {
+  const { config, sessions, visitors, personal, passwordLimits, riddleLimits, onLogout } = deps;
   const router = Router();
-  const knownBrowser = (req: Request) => !!req.visitor;
-  const passwordLimits = secretLimits(limiter, 'password', knownBrowser, 401);
-  const riddleLimits = secretLimits(limiter, 'riddle', knownBrowser, 401);
   const riddleToday = () => dateIn(config.timeZone) === config.tribute.birthday;
 
   function roleFor(password: string): SessionRole | undefined {
@@ -73,10 +72,11 @@ export function authRoutes({ config, sessions, visitors, personal, limiter, onLo
     res.json({ riddle: riddleToday() ? `How old is ${config.tribute.name} turning?` : null });
   });
 
-  router.post('/auth/login', visitors.identify(), ...passwordLimits, async (req, res) => {
+  router.post('/auth/login', visitors.identify(), passwordLimits.guard, async (req, res) => {
     const { password, name } = parseInput(Login, req.body);
     const role = roleFor(password);
     if (!role) {
+      await passwordLimits.failed(req);
       await securityEvent(req, personal, 'login.failed');
       res.status(401).json({ success: false, message: WRONG_PASSWORD });
       return;
@@ -84,11 +84,12 @@ export function authRoutes({ config, sessions, visitors, personal, limiter, onLo
     await signIn(req, res, role, name);
   });
 
-  router.post('/auth/riddle', visitors.identify(), ...riddleLimits, async (req, res) => {
+  router.post('/auth/riddle', visitors.identify(), riddleLimits.guard, async (req, res) => {
     const { answer } = parseInput(Riddle, req.body);
     if (!riddleToday()) throw new HttpError(403, 'The riddle is only open on the birthday', { success: false });
     const normalised = answer.replace(/\s+/g, '').toLowerCase();
     if (!secretsEqual(normalised, numberInWords(config.tribute.age))) {
+      await riddleLimits.failed(req);
       await securityEvent(req, personal, 'riddle.failed');
       res.status(401).json({ success: false, message: 'Not quite right!' });
       return;

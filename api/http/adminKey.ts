@@ -1,12 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { secretsEqual } from '../auth/sessions.ts';
-import type { PersonalData } from '../personalData.ts';
+import type { SecretLimits } from '../limits/limits.ts';
 import { securityEvent } from '../limits/securityLog.ts';
+import type { PersonalData } from '../personalData.ts';
 import { HttpError } from './errors.ts';
 
 /** What createApp leaves in app.locals for the admin-key check: its limits and the event log. */
 export interface AdminKeyGuard {
-  limits: RequestHandler[];
+  limits: SecretLimits;
   personal: PersonalData;
 }
 
@@ -30,13 +31,16 @@ export function requireAdminKey(adminKey: string) {
     if (!given) throw new HttpError(401, 'Admin key required');
     if (!secretsEqual(given, adminKey)) {
       const guard = (req.app.locals as { adminKeyGuard?: AdminKeyGuard }).adminKeyGuard;
-      if (guard) await securityEvent(req, guard.personal, 'admin_key.failed');
+      if (guard) {
+        await guard.limits.failed(req);
+        await securityEvent(req, guard.personal, 'admin_key.failed');
+      }
       throw new HttpError(403, 'Invalid admin key');
     }
     next();
   };
   return (req: Request, res: Response, next: NextFunction) => {
     const guard = (req.app.locals as { adminKeyGuard?: AdminKeyGuard }).adminKeyGuard;
-    chain([...(guard?.limits ?? []), check], req, res, next);
+    chain(guard ? [guard.limits.guard, check] : [check], req, res, next);
   };
 }

@@ -26,9 +26,10 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
     auditor: deps.config.auditorPassword,
   });
   const adminKeyGuard: AdminKeyGuard = {
-    limits: secretLimits(limiter, 'admin_key', (req) => req.session?.role === 'admin', 403),
+    limits: secretLimits(deps.pool, deps.personal, 'admin_key', (req) => req.session?.role === 'admin'),
     personal: deps.personal,
   };
+  const knownBrowser = (req: Request) => !!req.visitor;
   app.locals.adminKeyGuard = adminKeyGuard;
 
   const router = Router();
@@ -50,7 +51,8 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
       sessions: deps.sessions,
       visitors,
       personal: deps.personal,
-      limiter,
+      passwordLimits: secretLimits(deps.pool, deps.personal, 'password', knownBrowser),
+      riddleLimits: secretLimits(deps.pool, deps.personal, 'riddle', knownBrowser),
       onLogout: (tokenHash) => deps.realtime.disconnectSession(tokenHash),
     },
   };

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
 import type pg from 'pg';
 import type { PersonalData } from '../personalData.ts';
@@ -8,7 +8,6 @@ import { securityEvent, type SecurityEventName } from './securityLog.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const NO_CAP = 1_000_000_000;
 
 /** The limits, with their numbers (SECURITY.md and docs/decisions/020 list them). */
 export const LIMITS = {
@@ -37,8 +36,6 @@ interface LimitSpec {
   windowMs: number;
   key: (req: Request) => string;
   skip?: (req: Request) => boolean;
-  /** count only failed attempts: a response with this status */
-  failureStatus?: number;
   /** count only what was done: refused input (4xx) costs nothing */
   countSuccessesOnly?: boolean;
   event: SecurityEventName;
@@ -63,11 +60,6 @@ export function limiterFactory(db: Pick<pg.Pool, 'query'>, personal: PersonalDat
       },
     };
     if (spec.countSuccessesOnly) options.skipFailedRequests = true;
-    if (spec.failureStatus !== undefined) {
-      const failed = spec.failureStatus;
-      options.skipSuccessfulRequests = true;
-      options.requestWasSuccessful = (_req, res) => res.statusCode !== failed;
-    }
     return rateLimit(options);
   };
 }
@@ -75,45 +67,76 @@ export function limiterFactory(db: Pick<pg.Pool, 'query'>, personal: PersonalDat
 const TRY_LATER = 'Too many attempts. Please wait a minute and try again.';
 const SLOW_DOWN = 'Too many requests. Please wait a little and try again.';
 
+interface FailureBucket {
+  name: string;
+  limit: number;
+  windowMs: number;
+  key: (req: Request) => string;
+  applies: (req: Request) => boolean;
+  store: PostgresStore;
+}
+
+/** A secret's limits: `guard` refuses while a bucket is full; `failed` counts one wrong answer. */
+export interface SecretLimits {
+  guard: RequestHandler;
+  failed(req: Request): Promise<void>;
+}
+
 /**
- * Guessing a shared secret (a password, the riddle, the admin key), counted in failures. A browser the
- * server knows (a visitor cookie it issued) is counted on its own, so an attacker behind the office
- * address, or one flooding the overall cap, does not lock the right password out for colleagues.
+ * Guessing a shared secret (a password, the riddle, the admin key), counted in failures only: a
+ * request is refused while a bucket that applies to it is full, and the route counts a wrong answer
+ * in each before it answers. (express-rate-limit counts every request and gives successes back
+ * afterwards, so a burst of right passwords, a room logging in at once, would fill the buckets for a
+ * moment; here it never does.) A browser the server knows (a visitor cookie it issued) is counted on
+ * its own, so an attacker behind the office address, or one flooding the overall cap, does not lock
+ * the right password out for colleagues.
  */
 export function secretLimits(
-  make: ReturnType<typeof limiterFactory>,
+  db: Pick<pg.Pool, 'query'>,
+  personal: PersonalData,
   secret: 'password' | 'riddle' | 'admin_key',
   trusted: (req: Request) => boolean,
-  failureStatus: number,
-): RequestHandler[] {
-  const event = secret === 'admin_key' ? 'admin_key.limited' : 'login.limited';
-  const common = { failureStatus, event, message: TRY_LATER } as const;
-  const byAddress = (req: Request) => addressKey(req);
-  return [
-    make({ name: `${secret}:addr`, ...LIMITS.secretPerAddress, key: byAddress, skip: trusted, ...common }),
-    make({
+): SecretLimits {
+  const bucket = (spec: Omit<FailureBucket, 'store'>): FailureBucket => {
+    const store = new PostgresStore(db, `${spec.name}:`);
+    store.init({ windowMs: spec.windowMs } as Options);
+    return { ...spec, store };
+  };
+  const anyone = () => true;
+  const buckets = [
+    bucket({ name: `${secret}:addr`, ...LIMITS.secretPerAddress, key: addressKey, applies: (r) => !trusted(r) }),
+    bucket({
       name: `${secret}:visitor`,
       ...LIMITS.secretPerVisitor,
       key: (req) => req.visitor ?? req.session?.visitorId ?? 'none',
-      skip: (req) => !trusted(req),
-      ...common,
+      applies: trusted,
     }),
-    make({
-      name: `${secret}:known-addr`,
-      ...LIMITS.secretKnownPerAddress,
-      key: byAddress,
-      skip: (req) => !trusted(req),
-      ...common,
-    }),
+    bucket({ name: `${secret}:known-addr`, ...LIMITS.secretKnownPerAddress, key: addressKey, applies: trusted }),
     // every failure counts here; only unknown browsers are turned away by it
-    make({
-      name: `${secret}:all`,
-      windowMs: LIMITS.secretOverall.windowMs,
-      limit: (req) => (trusted(req) ? NO_CAP : LIMITS.secretOverall.limit),
-      key: () => 'all',
-      ...common,
-    }),
+    bucket({ name: `${secret}:all`, ...LIMITS.secretOverall, key: () => 'all', applies: anyone }),
   ];
+  const refusing = (req: Request, b: FailureBucket) =>
+    b.applies(req) && (b.name.endsWith(':all') ? !trusted(req) : true);
+  const event = secret === 'admin_key' ? 'admin_key.limited' : 'login.limited';
+
+  return {
+    async guard(req: Request, res: Response, next: NextFunction) {
+      for (const b of buckets.filter((b) => refusing(req, b))) {
+        const current = await b.store.get(b.key(req));
+        if (current && current.totalHits >= b.limit) {
+          const seconds = Math.max(1, Math.ceil((current.resetTime!.getTime() - Date.now()) / 1000));
+          await securityEvent(req, personal, event, { limit: b.name });
+          res.set('Retry-After', String(seconds));
+          res.status(429).json({ success: false, message: TRY_LATER });
+          return;
+        }
+      }
+      next();
+    },
+    async failed(req: Request) {
+      await Promise.all(buckets.filter((b) => b.applies(req)).map((b) => b.store.increment(b.key(req))));
+    },
+  };
 }
 
 /** Writes by one visitor (a session's visitor id; the browser's, across logins). */
