@@ -174,13 +174,15 @@ describe('several API processes on one database', () => {
         GALLERY_PASSWORD: PASSWORDS.guest,
         ADMIN_PASSWORD: PASSWORDS.admin,
         NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);
-    await new Promise<void>((resolve) =>
-      child.stdout!.on('data', (d: Buffer) => /running|http:\/\//.test(d.toString()) && resolve()),
-    );
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the API process exited (${code}) before it listened`)));
+      child.stdout!.on('data', (d: Buffer) => /running|http:\/\//.test(d.toString()) && resolve());
+    });
     return `http://127.0.0.1:${port}`;
   }
 

@@ -269,12 +269,14 @@ describe('several API processes on one database', () => {
         GALLERY_PASSWORD: PASSWORDS.guest,
         ADMIN_PASSWORD: PASSWORDS.admin,
         NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    await new Promise<void>((resolve) =>
-      child!.stdout!.on('data', (data: Buffer) => /http:\/\//.test(data.toString()) && resolve()),
-    );
+    await new Promise<void>((resolve, reject) => {
+      child!.once('exit', (code) => reject(new Error(`the API process exited (${code}) before it listened`)));
+      child!.stdout!.on('data', (data: Buffer) => /http:\/\//.test(data.toString()) && resolve());
+    });
     const other = `http://127.0.0.1:${port}`;
 
     const { context, page } = await signedInContext(browser, t, 'guest', { baseURL: other });
