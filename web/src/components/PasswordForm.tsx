@@ -55,6 +55,14 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
           className="field"
         />
       </div>
+      {error && (
+        <p id="gate-error" role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={pending} className="btn-primary w-full py-3 text-lg">
+        {pending ? 'Logging in...' : 'Enter Gallery'}
+      </button>
       <details className="text-sm text-stone-600 dark:text-stone-400">
         <summary className="cursor-pointer">Admin or auditor? Add your name</summary>
         <div className="mt-3">
@@ -72,14 +80,6 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
           />
         </div>
       </details>
-      {error && (
-        <p id="gate-error" role="alert" className="text-sm font-medium text-rose-600 dark:text-rose-400">
-          {error}
-        </p>
-      )}
-      <button type="submit" disabled={pending} className="btn-primary w-full py-3 text-lg">
-        {pending ? 'Logging in...' : 'Enter Gallery'}
-      </button>
     </form>
   );
 }
