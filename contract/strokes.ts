@@ -5,8 +5,8 @@
  *
  * A recording is the ordered list of marks on the canvas, in the canvas's own pixels, each with the
  * time it started (ms after the recording began) and, per point, the ms since the mark began.
- * - freehand tools (brush, spray, eraser): `points` is the pointer's path; a spray's points are the
- *   dots it scattered (each `size / 10` wide at least 1); the eraser paints the paper colour.
+ * - freehand tools (brush, spray, eraser): `points` is the pointer's path (for the spray too: a replay
+ *   scatters its dots along it); the eraser paints the paper colour.
  * - shapes (line, arrow, rectangle, circle, triangle, star): two points, where the drag began and
  *   where it ended; `fill` is the fill colour of a filled closed shape, else null.
  * Undone marks are not in it; a cleared canvas starts a recording afresh.

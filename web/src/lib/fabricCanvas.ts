@@ -11,6 +11,8 @@ import {
   type Tool,
 } from './drawingTools.ts';
 import { makeBrush, makeShape, PAPER } from './fabricTools.ts';
+import { StrokeRecorder } from '../drawing/recorder.ts';
+import type { StrokeRecording } from '../../../contract/strokes.ts';
 
 export interface SurfaceState {
   canUndo: boolean;
@@ -28,6 +30,8 @@ export interface DrawingSurface {
   clear(): void;
   /** The drawing at its internal 800x400, on white, for exports. */
   render(): HTMLCanvasElement;
+  /** The marks now on the canvas as they were drawn, for replay (contract/strokes.ts). */
+  strokes(): StrokeRecording;
   dispose(): void;
 }
 
@@ -60,6 +64,8 @@ export function createDrawingSurface(host: HTMLElement, onChange: (state: Surfac
   let tool: Tool = 'brush';
   let style = INITIAL_STYLE;
   let drag: { from: Point; shape: FabricObject | null } | null = null;
+  // each finished object keeps the stroke that made it, so undo, redo and clear need nothing more
+  const recorder = new StrokeRecorder<FabricObject>();
 
   function render() {
     return canvas.toCanvasElement(1);
@@ -82,6 +88,7 @@ export function createDrawingSurface(host: HTMLElement, onChange: (state: Surfac
   }
 
   canvas.on('path:created', ({ path }) => {
+    recorder.finish(path);
     path.set({ selectable: false, evented: false });
     // A long free-hand stroke would hold a cache canvas as big as itself for every undo step.
     if (path instanceof Path) path.set({ objectCaching: false });
@@ -89,18 +96,24 @@ export function createDrawingSurface(host: HTMLElement, onChange: (state: Surfac
   });
 
   canvas.on('mouse:down', ({ scenePoint }) => {
+    recorder.begin(tool, style, scenePoint);
     if (!isFreehand(tool)) drag = { from: scenePoint, shape: null };
   });
   canvas.on('mouse:move', ({ scenePoint }) => {
+    recorder.move(scenePoint, isFreehand(tool));
     if (!drag || isFreehand(tool)) return;
     if (drag.shape) canvas.remove(drag.shape);
     drag.shape = makeShape(tool, drag.from, scenePoint, style);
     if (drag.shape) canvas.add(drag.shape);
   });
-  canvas.on('mouse:up', () => {
+  canvas.on('mouse:up', ({ scenePoint }) => {
     const finished = drag?.shape;
     drag = null;
-    if (finished) commit();
+    if (finished) {
+      recorder.move(scenePoint, true);
+      recorder.finish(finished);
+      commit();
+    }
   });
 
   return {
@@ -125,6 +138,7 @@ export function createDrawingSurface(host: HTMLElement, onChange: (state: Surfac
       commit();
     },
     render,
+    strokes: () => recorder.recording(current(history), CANVAS_WIDTH, CANVAS_HEIGHT, PAPER),
     dispose() {
       // dispose() puts the bare <canvas> back where Fabric's wrapper was; take it out too.
       void canvas.dispose();

@@ -1,3 +1,4 @@
+import type { StrokeRecording } from '../../../contract/strokes.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { api } from '../lib/api.ts';
@@ -33,6 +34,8 @@ export interface NewArtwork {
   artistName: string;
   email: string;
   isFromCanvas: 'true' | 'false';
+  /** a drawing's strokes, for replay (contract/strokes.ts) */
+  strokes?: StrokeRecording;
 }
 
 export const artworkKeys = {

@@ -12,6 +12,7 @@ import { SLIDE_MS, slideCaption } from './-components/reveal/slideshow.ts';
 import { useFullscreen, useRevealKeys } from './-components/reveal/useRevealKeys.ts';
 import { useSlideshow, type Slideshow } from './-components/reveal/useSlideshow.ts';
 import { FloatingReactions } from './-components/show/FloatingReactions.tsx';
+import { StrokeReplay } from './-components/show/StrokeReplay.tsx';
 import { ReactionBar, ReactionTotals } from './-components/show/ReactionBar.tsx';
 import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
 import { sendShowAction, type ShowAnswer } from '../queries/show.ts';
@@ -100,7 +101,16 @@ function RevealPage() {
             data-slide={`${show.item.kind}:${show.item.id}`}
             className="flex h-full w-full items-center justify-center motion-safe:animate-slide-in"
           >
-            <Slide item={show.item} paused={show.paused} onPlaying={show.playing} onEnded={show.ended} />
+            {following && isDrawing(show.item) ? (
+              <StrokeReplay
+                artworkId={show.item.id}
+                imageUrl={show.item.imageData ?? `/api/artworks/${show.item.id}/image/display`}
+                alt={show.item.title?.trim() || `Drawing by ${show.item.artistName}`}
+                paused={show.paused}
+              />
+            ) : (
+              <Slide item={show.item} paused={show.paused} onPlaying={show.playing} onEnded={show.ended} />
+            )}
           </div>
         ) : (
           <Message title="Waiting for the first contribution..." text="Approved items appear here as they arrive." />
@@ -165,6 +175,10 @@ function announcement(show: Slideshow, count: number): string {
   const place = show.place === null ? '' : ` ${show.place} of ${count}`;
   return `${show.arrived ? 'Just arrived: ' : ''}${kind}${place}: ${title}, by ${by}`;
 }
+
+/** A drawing from the studio, which the show replays stroke by stroke. */
+const isDrawing = (item: FullGalleryItem): item is Extract<FullGalleryItem, { kind: 'artwork' }> =>
+  item.kind === 'artwork' && (item as { isFromCanvas?: string }).isFromCanvas === 'true';
 
 type ShowTotals = { reactions?: Partial<Record<string, number>> };
 

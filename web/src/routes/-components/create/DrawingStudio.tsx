@@ -73,7 +73,7 @@ export function DrawingStudio() {
             />
           </div>
         </div>
-        <SubmitDrawingForm hasContent={drawing.state.hasContent} render={drawing.render} />
+        <SubmitDrawingForm hasContent={drawing.state.hasContent} render={drawing.render} strokes={drawing.strokes} />
       </div>
     </div>
   );

@@ -1,3 +1,4 @@
+import type { StrokeRecording } from '../../../../../contract/strokes.ts';
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
@@ -14,10 +15,12 @@ interface SubmitDrawingFormProps {
   hasContent: boolean;
   /** The drawing as a canvas, or null before the studio is ready. */
   render: () => HTMLCanvasElement | null;
+  /** The strokes drawn, sent along so the show can replay the drawing (CONTRACT §7). */
+  strokes?: () => StrokeRecording | null;
 }
 
 /** The studio's side form (spec §2): it sends the drawing itself, with isFromCanvas 'true'. */
-export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps) {
+export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawingFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [title, setTitle] = useState('');
@@ -67,6 +70,7 @@ export function SubmitDrawingForm({ hasContent, render }: SubmitDrawingFormProps
       artistName: anonymous ? 'Anonymous' : artistName.trim(),
       email: email.trim(),
       isFromCanvas: 'true',
+      strokes: strokes?.() ?? undefined,
     });
   }
 

@@ -28,6 +28,8 @@ export function useDrawingSurface(tool: Tool, style: DrawingStyle) {
       clear: () => surface.current?.clear(),
       /** The drawing as an 800x400 canvas; null before the surface exists. */
       render: () => surface.current?.render() ?? null,
+      /** The strokes on the canvas, for replay; null before the surface exists. */
+      strokes: () => surface.current?.strokes() ?? null,
     }),
     [],
   );
