@@ -5,6 +5,7 @@ import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { sendStream } from '../http/sendStream.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { saveStrokes, strokesOf } from '../show/strokes.ts';
 import { ArtworkSubmission, submitArtwork } from './submitArtwork.ts';
@@ -65,8 +66,7 @@ export function artworkRoutes(deps: Deps) {
         'Cache-Control': 'private, max-age=86400',
         'X-Content-Type-Options': 'nosniff',
       });
-      body.on('error', () => res.destroy());
-      body.pipe(res);
+      sendStream(body, res);
     } catch (error) {
       if (error instanceof BlobNotFound) throw notFound('Artwork');
       throw error;

@@ -10,6 +10,7 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
 import { receiveMediaFile } from '../http/multipart.ts';
 import { parseRange } from '../http/range.ts';
+import { sendStream } from '../http/sendStream.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { MediaSubmission, storeUpload, submitMedia } from './submitMedia.ts';
 import { remainingUploadBytes } from './uploadQuota.ts';
@@ -136,8 +137,7 @@ export function mediaRoutes(deps: Deps) {
       return;
     }
     const body = await deps.blobs.read(file.key, part);
-    body.on('error', () => res.destroy());
-    body.pipe(res);
+    sendStream(body, res);
   });
 
   async function sendBlob(res: Response, key: string, contentType: string) {
@@ -148,8 +148,7 @@ export function mediaRoutes(deps: Deps) {
         'Cache-Control': 'private, max-age=86400',
         'X-Content-Type-Options': 'nosniff',
       });
-      body.on('error', () => res.destroy());
-      body.pipe(res);
+      sendStream(body, res);
     } catch (error) {
       if (error instanceof BlobNotFound) throw new HttpError(404, 'Media not found');
       throw error;

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTestMedia } from '../../tests/support/media.ts';
+import { seeder } from '../../tests/support/seedGallery.ts';
+import { startTestServer, type TestServer } from '../../tests/support/server.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+  await removeTestMedia();
+});
+
+/** This process's open file descriptors that point at the given file. */
+function openHandlesOn(file: string): number {
+  let n = 0;
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      if (fs.readlinkSync(`/proc/self/fd/${fd}`) === file) n++;
+    } catch {
+      // closed while we looked
+    }
+  }
+  return n;
+}
+
+describe('a visitor who leaves in the middle of a media answer', () => {
+  it.skipIf(!fs.existsSync('/proc/self/fd'))('leaves no file handle open behind it', async () => {
+    const seed = await seeder(t);
+    const id = await seed.media({ file: 'mp3', title: 'Long listen' });
+    const media = await seed.guest('GET', `/api/media/${id}`);
+    const streamUrl = media.body.streamUrl as string;
+    // make the stored file large, so an answer is still being sent when the visitor leaves
+    const dir = path.join(t.dataDir, 'blobs', 'media');
+    const files = fs
+      .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .map((f) => path.join(dir, f))
+      .filter((f) => fs.statSync(f).isFile() && !path.basename(f).startsWith('.'));
+    for (const file of files) fs.writeFileSync(file, Buffer.alloc(32 * 1024 * 1024, 7));
+    const token = await t.login('guest');
+
+    for (let i = 0; i < 10; i++) {
+      const controller = new AbortController();
+      const res = await fetch(`${t.url}${streamUrl}`, {
+        headers: { 'x-session-token': token, range: 'bytes=0-' },
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(206);
+      const reader = res.body!.getReader();
+      await reader.read();
+      controller.abort();
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const open = files.reduce((sum, file) => sum + openHandlesOn(fs.realpathSync(file)), 0);
+    expect(open).toBe(0);
+  });
+});
