@@ -190,6 +190,19 @@ describe('who did it', () => {
 });
 
 describe('erasing a person', () => {
+  it('is open to admins from the console, with its result, and closed to auditors', async () => {
+    const admin = client(t.url, await t.login('admin'));
+    const guest = client(t.url, await t.login('guest'));
+    await guest('POST', '/api/stories', { content: 'Erase me too', authorName: 'Flo', email: 'flo@example.com' });
+    expect((await auditor('POST', '/api/admin/erase', { email: 'flo@example.com' })).status).toBe(403);
+    const bad = await admin('POST', '/api/admin/erase', { email: 'flo@example.com', name: 'Flo' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('exactly one of email, address or name');
+    const done = await admin('POST', '/api/admin/erase', { email: 'FLO@example.com' });
+    expect(done).toMatchObject({ status: 200, body: { erased: 1, kind: 'email' } });
+    expect(JSON.stringify((await admin('GET', '/api/admin/stories/pending')).body)).not.toContain('flo@example.com');
+  });
+
   it('blanks their email everywhere it is shown, and the chain still verifies', async () => {
     const admin = client(t.url, await t.login('admin'));
     const guest = client(t.url, await t.login('guest'));

@@ -32,6 +32,16 @@ const Page = z.object({
 
 const ExportRange = z.object({ from: seqParam('from').optional(), to: seqParam('to').optional() });
 
+const Erase = z
+  .object({
+    email: z.string().trim().min(1).max(320).optional(),
+    address: z.string().trim().min(1).max(100).optional(),
+    name: z.string().trim().min(1).max(60).optional(),
+  })
+  .refine((v) => [v.email, v.address, v.name].filter(Boolean).length === 1, {
+    message: 'Give exactly one of email, address or name',
+  });
+
 /**
  * The event history for admins and auditors (CONTRACT §6): in chain order, paged by seq, with each
  * event's link and actor; verify (which anchors the head), status, export, and one item's timeline.
@@ -93,6 +103,18 @@ export function historyRoutes(deps: Deps) {
     res.set('Content-Disposition', 'attachment; filename="tribute-gallery-events.ndjson"');
     await exportNdjson(deps.pool, res, { from, to });
     res.end();
+  });
+
+  /** `events erase` for an admin (CONTRACT §6): blanks stored personal data; the log and its chain stay. */
+  router.post('/admin/erase', requireRole('admin'), async (req, res) => {
+    const { email, address, name } = parseInput(Erase, req.body);
+    const [kind, value] = email
+      ? (['email', email] as const)
+      : address
+        ? (['ip', address] as const)
+        : (['name', name!] as const);
+    const erased = await deps.personal.erase(kind, value);
+    res.json({ erased, kind: email ? 'email' : address ? 'address' : 'name' });
   });
 
   router.get('/admin/history/:kind/:id', auditors, async (req, res) => {

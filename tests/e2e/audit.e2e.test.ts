@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
-import { seeder } from '../support/seedGallery.ts';
+import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
 
 const SCREENS_DIR = 'test-results/screens';
@@ -139,4 +139,26 @@ describe('read only', () => {
     expect((await guest('GET', '/api/admin/events')).status).toBe(403);
     expect((await guest('GET', `/api/gallery?at=1`)).status).toBe(403);
   });
+});
+
+describe('erasing from the console', () => {
+  it('an admin erases a login name and reads the result; the approval keeps its place, without the name', async () => {
+    const { context, page } = await signedInContext(browser, t, 'admin');
+    try {
+      await page.goto(`/audit?tab=timeline&kind=artwork&id=${artworkId}`);
+      const timeline = page.getByRole('list', { name: 'Timeline' });
+      await expect.poll(() => timeline.textContent(), { timeout: 15_000 }).toContain('Ada Lovelace');
+      await page.getByLabel('What').selectOption('name');
+      await page.getByLabel('Login name').fill('ada lovelace');
+      await page.getByRole('button', { name: 'Erase' }).click();
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Erased' }).textContent())
+        .toContain('Erased 1 stored name value; the log is unchanged.');
+      await expect.poll(() => timeline.textContent()).toContain('Approved by an admin (no name given)');
+      expect(await timeline.textContent()).not.toContain('Ada Lovelace');
+      expect(await axe(page, 'audit-light-desktop-admin')).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

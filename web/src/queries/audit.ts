@@ -132,3 +132,10 @@ export function whoAmIOptions() {
     queryFn: ({ signal }) => api<WhoAmI>('/api/auth/session', { signal }),
   });
 }
+
+export type EraseKind = 'email' | 'address' | 'name';
+
+/** Admins only: blanks a person's stored email, address or login name; the log is untouched. */
+export function erasePersonalData(kind: EraseKind, value: string): Promise<{ erased: number; kind: EraseKind }> {
+  return api('/api/admin/erase', { method: 'POST', body: { [kind]: value } });
+}

@@ -3,6 +3,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { whoAmIOptions } from '../queries/audit.ts';
 import { ShieldIcon } from '../components/icons.tsx';
 import { ChainStatus } from './-components/audit/ChainStatus.tsx';
+import { ErasePanel } from './-components/audit/ErasePanel.tsx';
 import { EventStream } from './-components/audit/EventStream.tsx';
 import { ItemTimeline } from './-components/audit/ItemTimeline.tsx';
 import { TimeSlider } from './-components/audit/TimeSlider.tsx';
@@ -47,10 +48,10 @@ function AuditPage() {
       </div>
     );
   }
-  return <AuditConsole />;
+  return <AuditConsole admin={role === 'admin'} />;
 }
 
-function AuditConsole() {
+function AuditConsole({ admin }: { admin: boolean }) {
   const search = Route.useSearch();
   const tab = search.tab ?? (search.kind && search.id ? 'timeline' : 'events');
   return (
@@ -87,6 +88,7 @@ function AuditConsole() {
       {tab === 'events' && <EventStream />}
       {tab === 'timeline' && <ItemTimeline kind={search.kind} id={search.id} />}
       {tab === 'travel' && <TimeSlider />}
+      {admin && <ErasePanel />}
     </div>
   );
 }
