@@ -135,6 +135,11 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
       await expect.poll(() => page.getByTestId('following-show').count()).toBe(0);
     }
     await presenter.screenshot({ path: `${SCREENS}/show-presenter-phone-idle-dark.png` });
+    // the totals stay on the item: its card in the gallery shows them
+    await bigScreen.goto('/gallery');
+    await expect
+      .poll(() => bigScreen.getByTestId('reaction-summary').first().getAttribute('aria-label'), { timeout: 10_000 })
+      .toBe('1 reaction');
   }, 120_000);
 
   it("records a drawing's strokes in /create and replays them in the show, ending on the submitted image", async () => {
@@ -219,5 +224,12 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
     expect(same).toBe(0);
     await screen.screenshot({ path: `${SCREENS}/show-replay-desktop-light.png` });
     await seed.admin('POST', '/api/show', { action: 'stop' });
+
+    // the detail page replays it too, on request
+    await screen.goto(`/artwork/${id}`);
+    await screen.getByRole('button', { name: 'Replay drawing' }).click();
+    await expect
+      .poll(() => screen.getByTestId('stroke-replay').getAttribute('data-replayed'), { timeout: 20_000 })
+      .toBe('done');
   }, 120_000);
 });

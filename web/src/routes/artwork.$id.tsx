@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { StrokeReplay } from './-components/show/StrokeReplay.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { artworkQueryOptions, type Artwork } from '../queries/artworks.ts';
@@ -26,14 +28,28 @@ function ArtworkPage() {
 }
 
 function ArtworkContent({ artwork }: { artwork: Artwork }) {
+  const [replaying, setReplaying] = useState(0);
+  const drawing = (artwork as Artwork & { isFromCanvas?: string }).isFromCanvas === 'true';
+  const alt = artwork.title || `Artwork by ${artwork.artistName}`;
   return (
     <>
-      <div className="flex justify-center bg-stone-100 dark:bg-stone-950">
-        <img
-          src={artwork.imageData}
-          alt={artwork.title || `Artwork by ${artwork.artistName}`}
-          className="max-h-[75vh] w-auto max-w-full object-contain"
-        />
+      <div className="relative flex justify-center bg-stone-100 dark:bg-stone-950">
+        {replaying ? (
+          <div className="aspect-[2/1] max-h-[75vh] w-full">
+            <StrokeReplay key={replaying} artworkId={artwork.id} imageUrl={artwork.imageData} alt={alt} />
+          </div>
+        ) : (
+          <img src={artwork.imageData} alt={alt} className="max-h-[75vh] w-auto max-w-full object-contain" />
+        )}
+        {drawing && (
+          <button
+            type="button"
+            onClick={() => setReplaying((n) => n + 1)}
+            className="btn-secondary absolute right-3 bottom-3 text-sm"
+          >
+            {replaying ? 'Replay again' : 'Replay drawing'}
+          </button>
+        )}
       </div>
       <div className="p-6 sm:p-8">
         <h1 className="font-display text-3xl font-bold break-words text-stone-900 sm:text-4xl dark:text-amber-50">

@@ -1,3 +1,4 @@
+import { ReactionTotals } from '../show/ReactionBar.tsx';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -53,6 +54,10 @@ export function DetailShell<T>({ kind, id, page, item, children }: DetailShellPr
             {children(item.data)}
             <div className="flex items-center border-t border-amber-100 px-6 py-4 sm:px-8 dark:border-stone-800">
               <LikeToggle kind={kind} id={id} />
+              <ReactionTotals
+                className="ml-4"
+                totals={(item.data as { reactions?: Partial<Record<string, number>> }).reactions}
+              />
               {views !== null && (
                 <span className="ml-auto text-sm text-stone-500 dark:text-stone-400">{viewsText(views)}</span>
               )}

@@ -1,3 +1,4 @@
+import { ReactionSummary } from '../show/ReactionBar.tsx';
 import { LikeButton } from '../../../components/LikeButton.tsx';
 import { CommentIcon } from '../../../components/icons.tsx';
 import { commentCountText } from '../../../lib/format.ts';
@@ -10,6 +11,7 @@ export function CardFooter({ item }: { item: GalleryItem }) {
         <CommentIcon className="h-4 w-4" />
         {commentCountText(item.commentCount ?? 0)}
       </span>
+      <ReactionSummary totals={(item as GalleryItem & { reactions?: Partial<Record<string, number>> }).reactions} />
       <LikeButton kind={item.kind} id={item.id} count={item.likeCount ?? 0} />
     </div>
   );

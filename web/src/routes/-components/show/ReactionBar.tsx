@@ -78,3 +78,20 @@ export function ReactionTotals({
     </ul>
   );
 }
+
+/** A card's reactions in a few characters: the three most given and the total. */
+export function ReactionSummary({ totals }: { totals?: Partial<Record<string, number>> }) {
+  const given = REACTION_EMOJIS.filter((e) => (totals?.[e] ?? 0) > 0).sort((a, b) => totals![b]! - totals![a]!);
+  if (given.length === 0) return null;
+  const total = given.reduce((n, e) => n + totals![e]!, 0);
+  return (
+    <span
+      className="inline-flex items-center gap-1 text-sm text-stone-500 tabular-nums dark:text-stone-400"
+      aria-label={`${total} ${total === 1 ? 'reaction' : 'reactions'}`}
+      data-testid="reaction-summary"
+    >
+      <span aria-hidden="true">{given.slice(0, 3).join('')}</span>
+      <span aria-hidden="true">{total}</span>
+    </span>
+  );
+}
