@@ -65,6 +65,12 @@ const ROUTES: Array<[string, string]> = [
   ['POST', '/api/stories/1/reactions'],
   ['POST', '/api/media/1/reactions'],
   ['GET', '/api/artworks/1/strokes'],
+  ['GET', '/api/mural'],
+  ['POST', '/api/mural/strokes'],
+  ['DELETE', '/api/mural/strokes/1'],
+  ['POST', '/api/mural/lock'],
+  ['POST', '/api/mural/unlock'],
+  ['POST', '/api/mural/freeze'],
 ];
 const ADMIN_ONLY = ROUTES.filter(([, p]) => /^\/api\/admin\/(?!events|history)/.test(p) || p.endsWith('/status'));
 

@@ -244,7 +244,11 @@ function MuralPage() {
   const canvases = (
     <div
       className={`relative mx-auto aspect-[2/1] overflow-hidden rounded-xl border border-stone-300 bg-white shadow-lg dark:border-stone-700 ${
-        screen ? 'w-[min(100vw,200dvh)]' : 'w-full max-w-[min(100%,calc((100dvh-11rem)*2))]'
+        screen
+          ? 'w-[min(100vw,200dvh)]'
+          : admin
+            ? 'w-full max-w-[min(100%,calc((100dvh-15rem)*2))]'
+            : 'w-full max-w-[min(100%,calc((100dvh-11rem)*2))]'
       }`}
     >
       <canvas
@@ -282,7 +286,14 @@ function MuralPage() {
         <StateBadge state={ui.state} />
       </div>
       {canvases}
-      <div className="mt-3 flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between">
+      {ui.state === 'frozen' && (
+        <p className="mt-3 text-center text-stone-700 dark:text-stone-300">
+          The mural is finished: it is now an artwork on its way to the gallery.
+        </p>
+      )}
+      <div
+        className={`mt-3 flex flex-col gap-3 lg:flex-row lg:items-center lg:justify-between ${ui.state === 'frozen' ? 'hidden' : ''}`}
+      >
         <div className="flex flex-wrap items-center gap-2">
           <div
             role="group"
@@ -341,7 +352,7 @@ function MuralPage() {
             <span className="w-10 text-xs tabular-nums">{opacity}%</span>
           </label>
         </div>
-        <div role="group" aria-label="Palette" className="flex flex-wrap gap-1.5">
+        <div role="group" aria-label="Palette" className="grid grid-cols-12 gap-1.5 sm:flex sm:flex-wrap">
           {PALETTE.map(({ name, hex }) => (
             <button
               key={hex}
@@ -354,7 +365,7 @@ function MuralPage() {
                 setTool('brush');
               }}
               style={{ backgroundColor: hex }}
-              className={`h-7 w-7 rounded-full border border-black/10 shadow-sm ${
+              className={`aspect-square w-full rounded-full sm:h-7 sm:w-7 border border-black/10 shadow-sm ${
                 color === hex ? 'ring-2 ring-amber-500 ring-offset-2 dark:ring-offset-stone-900' : ''
               }`}
             />
