@@ -140,7 +140,7 @@ export async function benchFanout(databaseUrl: string) {
       '',
       '| server | p50 | p99 | max | last client (median of rounds) | from request p50 / p99 | deliveries |',
       '|---|---:|---:|---:|---:|---:|---:|',
-      row('the app: like → log → projection → publisher → postgres adapter → sockets', ours),
+      row('the app: like → log → projection + outbox → tail → sockets', ours),
       row('baseline: bare socket.io broadcast, no database', baseline),
     ].join('\n');
   } finally {

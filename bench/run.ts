@@ -2,6 +2,8 @@ import os from 'node:os';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
+import { benchShow } from './show.ts';
+import { benchReconnect } from './reconnect.ts';
 import { benchTimeTravel } from './timeTravel.ts';
 import { benchDatabase } from './support.ts';
 import { benchSteadyLag } from './steadyLag.ts';
@@ -20,9 +22,11 @@ for (const [name, run] of [
   ['gallery', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchGallery(db.pool, db.url)],
   ['upload', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchUpload(db.url)],
   ['fanout', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchFanout(db.url)],
+  ['reconnect', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchReconnect(db.pool, db.url)],
   ['time-travel', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchTimeTravel(db.pool, db.url)],
   ['visit', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchVisit(db.pool, db.url)],
   ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
+  ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
 ] as const) {
   if (!wanted(name)) continue;
   // each benchmark gets a database of its own, so one's data never slows another

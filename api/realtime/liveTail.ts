@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { LiveMessage, Room } from '#contract/live.ts';
 import { PgListener } from '#db/listener.ts';
-import { LIVE_CHANNEL } from '#projections/live/outbox.ts';
+import { LIVE_CHANNEL, LIVE_RETENTION } from '#projections/live/outbox.ts';
 
 export interface OutboxMessage {
   room: Room;
@@ -12,6 +12,29 @@ export interface OutboxMessage {
 export const CATCH_UP_LIMIT = 500;
 const PULL_LIMIT = 2000;
 const POLL_MS = 1000;
+
+/**
+ * What a catch-up batch carries of a run of messages: every comment and arrival, but of the counters
+ * (likes, the admin queue) only the last, as they are totals. A storm of reconnects after a busy
+ * minute then carries one like count per item, not every step of it.
+ */
+export function forCatchUp(messages: readonly LiveMessage[]): LiveMessage[] {
+  const keyOf = (m: LiveMessage) =>
+    m.event === 'likes:changed'
+      ? `likes:${m.payload.kind}:${m.payload.id}`
+      : m.event === 'admin:queue-changed'
+        ? 'queue'
+        : undefined;
+  const last = new Map<string, number>();
+  messages.forEach((m, i) => {
+    const key = keyOf(m);
+    if (key) last.set(key, i);
+  });
+  return messages.filter((m, i) => {
+    const key = keyOf(m);
+    return key === undefined || last.get(key) === i;
+  });
+}
 
 interface Row {
   upto: number;
@@ -31,6 +54,9 @@ export class LiveTail {
   readonly #pool: pg.Pool;
   readonly #emit: (messages: OutboxMessage[]) => void;
   #position = 0;
+  /** The messages this process emitted, oldest first: complete for every position after #recentFrom. */
+  #recent: Array<OutboxMessage & { position: number }> = [];
+  #recentFrom = 0;
   #pulling?: Promise<void>;
   #again = false;
   #listener?: PgListener;
@@ -51,6 +77,7 @@ export class LiveTail {
   async start() {
     const { rows } = await this.#pool.query<{ at: number }>(`SELECT catalog_position() AS at`);
     this.#position = rows[0]!.at;
+    this.#recentFrom = this.#position;
     this.#listener = new PgListener({
       config: this.#pool.options,
       channels: [LIVE_CHANNEL],
@@ -136,18 +163,42 @@ export class LiveTail {
     if (upto <= from) return false;
     this.#position = upto;
     if (found.length) {
-      this.#emit(found.map((r) => ({ room: r.room, message: { event: r.event, payload: r.payload } as LiveMessage })));
+      const messages = found.map((r) => ({
+        position: r.position!,
+        room: r.room,
+        message: { event: r.event, payload: r.payload } as LiveMessage,
+      }));
+      this.#remember(messages);
+      this.#emit(messages);
     }
     for (const wake of [...this.#waiters]) wake();
     return cut;
   }
 
+  #remember(messages: Array<OutboxMessage & { position: number }>) {
+    this.#recent.push(...messages);
+    const floor = this.#position - LIVE_RETENTION;
+    if (this.#recentFrom < floor) {
+      const keep = this.#recent.findIndex((m) => m.position > floor);
+      this.#recent = keep < 0 ? [] : this.#recent.slice(keep);
+      this.#recentFrom = floor;
+    }
+  }
+
   /**
-   * What a reconnecting client missed after `since`, up to `upTo`, for its audience; or 'refetch'
-   * when that is more than a catch-up should carry or older than the outbox keeps.
+   * What a reconnecting client missed after `since`, up to `upTo`, for its audience (counters
+   * coalesced); or 'refetch' when that is more than a catch-up should carry or older than the outbox
+   * keeps. Recent ones come from this process's memory, so a storm of reconnects costs no queries.
    */
   async missed(since: number, upTo: number, admin: boolean): Promise<LiveMessage[] | 'refetch'> {
     if (since >= upTo) return [];
+    if (since >= this.#recentFrom && upTo <= this.#position) {
+      const mine = this.#recent.filter(
+        (m) => m.position > since && m.position <= upTo && (admin || m.room === 'everyone'),
+      );
+      const messages = forCatchUp(mine.map((m) => m.message));
+      return messages.length > CATCH_UP_LIMIT ? 'refetch' : messages;
+    }
     const { rows } = await this.#pool.query<{ pruned: number; event: string | null; payload: LiveMessage['payload'] }>(
       `SELECT s.pruned_through AS pruned, m.event, m.payload FROM live_state s
        LEFT JOIN LATERAL (
@@ -160,6 +211,6 @@ export class LiveTail {
     if (since < (rows[0]?.pruned ?? 0)) return 'refetch';
     const messages = rows.filter((r) => r.event !== null);
     if (messages.length > CATCH_UP_LIMIT) return 'refetch';
-    return messages.map((r) => ({ event: r.event, payload: r.payload }) as LiveMessage);
+    return forCatchUp(messages.map((r) => ({ event: r.event, payload: r.payload }) as LiveMessage));
   }
 }

@@ -70,7 +70,8 @@ export class LiveSequence {
       this.#handlers.refetchAll();
       this.#closeUpTo(batch.upTo, true);
     } else {
-      for (const message of batch.messages) this.#accept(message);
+      // the batch is the server's account of the range: counters in it are coalesced, so no gap check
+      for (const message of batch.messages) this.#apply(message);
       this.#closeUpTo(batch.upTo, false);
     }
     // what the batch covers is done; anything after it goes through the gap check
@@ -92,8 +93,12 @@ export class LiveSequence {
         return;
       }
     }
-    if (position !== last) {
-      this.#last = position;
+    this.#apply(message);
+  }
+
+  #apply(message: LiveMessage): void {
+    if (message.payload.position !== this.#last) {
+      this.#last = message.payload.position;
       this.#eventsAtLast.clear();
       this.#closed = false;
     }

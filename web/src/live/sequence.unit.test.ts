@@ -146,3 +146,15 @@ describe('live sequence', () => {
     expect(applied).toEqual(['1:likes:changed', '2:likes:changed', '3:likes:changed']);
   });
 });
+
+describe('live sequence: catch-up batches', () => {
+  it('applies a batch whose counters were coalesced without taking the skipped steps for a gap', () => {
+    const { live, applied, resyncs } = connectedAt(10);
+    live.connecting();
+    // likes at 11..14 coalesced to the one at 14, whose `after` (13) was never sent
+    live.batch({ upTo: 15, refetch: false, messages: [like(14, 13), added(15, 14)] });
+    live.receive(like(16, 15));
+    expect(applied).toEqual(['14:likes:changed', '15:gallery:item-added', '16:likes:changed']);
+    expect(resyncs()).toBe(0);
+  });
+});
