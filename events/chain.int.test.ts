@@ -8,9 +8,10 @@ import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { freshDatabase } from '../tests/support/database.ts';
 import { approved, meta, submitted } from '../tests/support/fixtures.ts';
+import { waitFor } from '../tests/support/wait.ts';
 import { FileAnchorStore } from './anchors.ts';
 import { legacyHash } from './canonical.ts';
-import { GENESIS_HASH, verifyChain } from './chain.ts';
+import { ChainAnchorer, GENESIS_HASH, verifyChain } from './chain.ts';
 import { EventStore } from './store.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -187,6 +188,26 @@ describe('anchors outside the database', () => {
       reason: 'disagrees with the anchored head',
     });
     expect(verifyCli().code).toBe(1);
+  });
+
+  it('are written by the anchorer on its own, round after round, as the chain grows', async () => {
+    const anchorer = new ChainAnchorer(db.pool, anchors, 50);
+    anchorer.start();
+    try {
+      await waitFor(async () => (await anchors.latest())?.seq === 40);
+      await store.append('artwork-31', 0, [submitted(31)], meta());
+      await runBatch(store, chainSealer, 10_000);
+      await waitFor(async () => (await anchors.latest())?.seq === 41);
+      // a link sealed since the last round that no longer matches its event is not anchored
+      await anchorer.stop();
+      await store.append('artwork-32', 0, [submitted(32)], meta());
+      await runBatch(store, chainSealer, 10_000);
+      await tamper(`UPDATE events SET data = jsonb_set(data, '{title}', '"forged"') WHERE position = 42`);
+      expect(await anchorer.anchorNow()).toMatchObject({ ok: false, firstBadSeq: 42 });
+      expect((await anchors.latest())?.seq).toBe(41);
+    } finally {
+      await anchorer.stop();
+    }
   });
 
   it('are verified incrementally from the last anchored head', async () => {

@@ -9,6 +9,8 @@ import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { freshDatabase } from '../tests/support/database.ts';
 import { approved, meta, submitted } from '../tests/support/fixtures.ts';
+import { legacyHash } from './canonical.ts';
+import { GENESIS_HASH } from './chain.ts';
 import { exportNdjson } from './export.ts';
 import { EventStore } from './store.ts';
 
@@ -124,6 +126,54 @@ describe('events verify --file', () => {
     const run = verifyFile([...lines.slice(0, 3), JSON.stringify(copy), ...lines.slice(3)]);
     expect(run.code).toBe(1);
     expect(run.out).toContain('FAILED at seq 4');
+  });
+});
+
+describe('an export of a chain begun under the first scheme', () => {
+  it('verifies with no database, and an edit of an old event still shows', async () => {
+    const legacy = await freshDatabase();
+    try {
+      const s = new EventStore(legacy.pool);
+      for (let i = 1; i <= 3; i++) await s.append(`artwork-${i}`, 0, [submitted(i, { title: `Old ${i}` })], meta());
+      const { rows } = await legacy.pool.query<{ position: number; text: string; transaction_id: string }>(
+        `SELECT position, transaction_id::text, event_canonical_text(e) AS text FROM events e ORDER BY position`,
+      );
+      let prev = GENESIS_HASH;
+      for (const [i, r] of rows.entries()) {
+        const hash = legacyHash(prev, r.text);
+        await legacy.pool.query(
+          `INSERT INTO event_chain (seq, position, prev_hash, hash, scheme) VALUES ($1, $2, $3, $4, 1)`,
+          [i + 1, r.position, prev, hash],
+        );
+        prev = hash;
+      }
+      await legacy.pool.query(
+        `INSERT INTO projection_checkpoints (name, transaction_id, position, seq) VALUES ('chain', $1::xid8, $2, 3)`,
+        [rows.at(-1)!.transaction_id, rows.at(-1)!.position],
+      );
+      await s.append('artwork-4', 0, [submitted(4)], meta());
+      await runBatch(s, chainSealer, 100);
+      let text = '';
+      await exportNdjson(
+        legacy.pool,
+        new Writable({
+          write(chunk, _enc, done) {
+            text += chunk;
+            done();
+          },
+        }),
+      );
+      const exported = text.trimEnd().split('\n');
+      expect(exported.map((l) => JSON.parse(l).scheme)).toEqual([1, 1, 1, 2]);
+      expect(verifyFile(exported).code).toBe(0);
+      const edited = [...exported];
+      edited[1] = edited[1]!.replace('"title":"Old 2"', '"title":"New 2"');
+      const run = verifyFile(edited);
+      expect(run.code).toBe(1);
+      expect(run.out).toContain('FAILED at seq 2');
+    } finally {
+      await legacy.drop();
+    }
   });
 });
 
