@@ -131,8 +131,15 @@ describe('the mural, three screens at once', () => {
     await expect.poll(() => strokeCount(phone), { timeout: 10_000 }).toBe(await strokeCount(admin));
 
     // screenshots to look at: desktop and phone as they are now
-    await desk.screenshot({ path: `${SCREENS}/mural-light-desktop.png` });
-    await phone.screenshot({ path: `${SCREENS}/mural-light-phone.png` });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const [page, name] of [
+        [desk, 'desktop'],
+        [phone, 'phone'],
+      ] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: `${SCREENS}/mural-open-${colorScheme}-${name}.png`, fullPage: name === 'phone' });
+      }
+    }
 
     // the admin freezes: a pending artwork whose pixels are the mural
     admin.once('dialog', (dialog) => void dialog.accept());
@@ -187,12 +194,12 @@ describe('the mural, three screens at once', () => {
     expect(await pixel(desk, { x: 1400, y: 600 })).toEqual(WHITE);
   }, 240_000);
 
-  it('looks right on a phone and a desktop, light and dark (screenshots)', async () => {
+  it('a frozen mural on a phone and a desktop, light and dark (screenshots)', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const desk = await open('admin', { colorScheme });
-      await desk.screenshot({ path: `${SCREENS}/mural-admin-${colorScheme}-desktop.png` });
+      await desk.screenshot({ path: `${SCREENS}/mural-frozen-admin-${colorScheme}-desktop.png` });
       const phone = await open('guest', { ...PHONE, colorScheme });
-      await phone.screenshot({ path: `${SCREENS}/mural-${colorScheme}-phone.png`, fullPage: true });
+      await phone.screenshot({ path: `${SCREENS}/mural-frozen-${colorScheme}-phone.png`, fullPage: true });
     }
   }, 60_000);
 });

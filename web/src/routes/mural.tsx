@@ -365,7 +365,7 @@ function MuralPage() {
                 setTool('brush');
               }}
               style={{ backgroundColor: hex }}
-              className={`aspect-square w-full rounded-full sm:h-7 sm:w-7 border border-black/10 shadow-sm ${
+              className={`aspect-square w-full rounded-full border border-black/10 shadow-sm sm:h-7 sm:w-7 dark:border-white/40 ${
                 color === hex ? 'ring-2 ring-amber-500 ring-offset-2 dark:ring-offset-stone-900' : ''
               }`}
             />
