@@ -1,0 +1,58 @@
+import { describe, it } from 'vitest';
+import { spec } from '../../tests/support/decider.ts';
+import { mediaDecider, type MediaEvent } from './media.ts';
+
+const now = '2025-09-12T10:00:00.000Z';
+const file = { key: 'media/5/original.mov', contentType: 'video/quicktime', bytes: 1000 };
+const submission = {
+  mediaId: 5,
+  title: 'Clip',
+  description: null,
+  tags: null,
+  artistName: 'Sam',
+  emailRef: 1,
+  mediaType: 'video' as const,
+  mimeType: 'video/quicktime',
+  file,
+  durationSeconds: 3,
+  browserPlayable: false,
+};
+const submitted: MediaEvent = { type: 'MediaSubmitted', data: { ...submission, submittedAt: now } };
+const poster = { key: 'media/5/poster.jpg', contentType: 'image/jpeg', bytes: 10 };
+const processed: MediaEvent = { type: 'MediaProcessed', data: { mediaId: 5, poster, playable: null } };
+const approved: MediaEvent = { type: 'MediaApproved', data: { mediaId: 5, adminNotes: null, approvedAt: now } };
+const deleted: MediaEvent = { type: 'MediaDeleted', data: { mediaId: 5, deletedAt: now } };
+
+const media = spec(mediaDecider);
+
+describe('media decider', () => {
+  it('submits once', () => {
+    media.given([]).when({ type: 'SubmitMedia', data: submission, now }).then([submitted]);
+    media
+      .given([submitted])
+      .when({ type: 'SubmitMedia', data: submission, now })
+      .thenFails(409, 'Media already exists');
+  });
+
+  it('records processing once, whatever the job does twice', () => {
+    const command = { type: 'RecordProcessing' as const, data: { poster, playable: null }, now };
+    media.given([submitted]).when(command).then([processed]);
+    media.given([submitted, processed]).when(command).thenNothing();
+  });
+
+  it('decides pending media once, and refuses a silent change of decision', () => {
+    const review = (status: 'approved' | 'rejected') => ({
+      type: 'ReviewMedia' as const,
+      data: { status, adminNotes: null },
+      now,
+    });
+    media.given([submitted]).when(review('approved')).then([approved]);
+    media.given([submitted, approved]).when(review('approved')).thenNothing();
+    media.given([submitted, approved]).when(review('rejected')).thenFails(409, 'Media was already approved');
+  });
+
+  it('deletes, after which nothing is known of it', () => {
+    media.given([submitted]).when({ type: 'DeleteMedia', now }).then([deleted]);
+    media.given([submitted, deleted]).when({ type: 'DeleteMedia', now }).thenFails(404, 'Media not found');
+  });
+});
