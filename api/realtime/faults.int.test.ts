@@ -58,6 +58,17 @@ describe('hostile handshakes', () => {
   });
 });
 
+describe('hostile requests', () => {
+  it('answers 401 to a session cookie or token that cannot be read, and stays up', async () => {
+    const asked = async (headers: Record<string, string>) => (await fetch(`${t.url}/api/gallery`, { headers })).status;
+    expect(await asked({ cookie: 'tg_session=%E0%A4%A' })).toBe(401);
+    expect(await asked({ cookie: '=;;;=; tg_session' })).toBe(401);
+    expect(await asked({ 'x-session-token': '\u00ff\u00fe' })).toBe(401);
+    expect(await asked({ 'x-session-token': 'x'.repeat(5000) })).toBe(401);
+    expect(await alive()).toBe(200);
+  });
+});
+
 describe('a dropped LISTEN connection', () => {
   it('is survived: the process stays up, listens again, and delivers what was approved meanwhile', async () => {
     const socket = await open({ token: await t.login('guest') });
