@@ -1,23 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { freePort } from '#api/db/postgres.ts';
-import { percentile } from './support.ts';
+import { percentile, startProcess } from './support.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const ROUNDS = 20;
-
-function start(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve) =>
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child)),
-  );
-}
 
 async function connectAll(url: string, token?: string): Promise<Socket[]> {
   const sockets: Socket[] = [];
@@ -86,14 +75,14 @@ async function measure(sockets: Socket[], trigger: () => Promise<void>) {
 export async function benchFanout(databaseUrl: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const [appPort, barePort] = [await freePort(), await freePort()];
-  const app = await start(['api/main.ts'], {
+  const app = await startProcess(['api/main.ts'], {
     PORT: String(appPort),
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     GALLERY_PASSWORD: 'bench',
     ADMIN_PASSWORD: 'bench-admin',
   });
-  const bare = await start(['bench/bareSocketServer.ts'], { PORT: String(barePort) });
+  const bare = await startProcess(['bench/bareSocketServer.ts'], { PORT: String(barePort) });
   const base = `http://127.0.0.1:${appPort}`;
   const sockets: Socket[] = [];
   try {

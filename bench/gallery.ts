@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import type pg from 'pg';
 import { freePort } from '#api/db/postgres.ts';
 import type { DomainEvent } from '#events/catalog.ts';
 import { EventStore } from '#events/store.ts';
-import { percentile } from './support.ts';
+import { percentile, startProcess } from './support.ts';
 
 const ITEMS = 10_000;
 const CONNECTIONS = 50;
@@ -68,18 +67,6 @@ async function seed(pool: pg.Pool) {
   );
 }
 
-function start(args: string[], env: Record<string, string>, stdin?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
-  });
-  if (stdin !== undefined) child.stdin!.end(stdin);
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
-  });
-}
-
 const PAGES = 500;
 
 async function load(url: string, headers: Record<string, string>) {
@@ -116,13 +103,16 @@ export async function benchGallery(pool: pg.Pool, databaseUrl: string) {
   await seed(pool);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const [appPort, naivePort] = [await freePort(), await freePort()];
-  const app = await start(['api/main.ts'], {
+  const app = await startProcess(['api/main.ts'], {
     PORT: String(appPort),
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     GALLERY_PASSWORD: 'bench',
   });
-  const naive = await start(['bench/naiveGalleryServer.ts'], { PORT: String(naivePort), DATABASE_URL: databaseUrl });
+  const naive = await startProcess(['bench/naiveGalleryServer.ts'], {
+    PORT: String(naivePort),
+    DATABASE_URL: databaseUrl,
+  });
   try {
     const base = `http://127.0.0.1:${appPort}`;
     for (;;) {
@@ -143,7 +133,7 @@ export async function benchGallery(pool: pg.Pool, databaseUrl: string) {
       lines.push(JSON.stringify({ page, body: await res.text() }));
     }
     const barePort = await freePort();
-    const bare = await start(['bench/bareJsonServer.ts'], { PORT: String(barePort) }, lines.join('\n'));
+    const bare = await startProcess(['bench/bareJsonServer.ts'], { PORT: String(barePort) }, lines.join('\n'));
     let ours, bareResult;
     try {
       // the app's cache warms with the fetches above, as it would in the first seconds of a reveal

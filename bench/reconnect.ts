@@ -1,25 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { freePort } from '#api/db/postgres.ts';
-import { percentile } from './support.ts';
+import { percentile, startProcess } from './support.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const MISSED = 300;
-
-function start(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['api/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the app exited (${code})`)));
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child));
-  });
-}
 
 interface Batch {
   upTo: number;
@@ -72,7 +60,8 @@ const commits = async (pool: pg.Pool) =>
 export async function benchReconnect(pool: pg.Pool, databaseUrl: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const port = await freePort();
-  const app = await start({
+  const app = await startProcess(['api/main.ts'], {
+    LOG_LEVEL: 'info',
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,

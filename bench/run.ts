@@ -2,6 +2,7 @@ import os from 'node:os';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
+import { benchMural } from './mural.ts';
 import { benchShow } from './show.ts';
 import { benchReconnect } from './reconnect.ts';
 import { benchTimeTravel } from './timeTravel.ts';
@@ -27,6 +28,7 @@ for (const [name, run] of [
   ['visit', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchVisit(db.pool, db.url)],
   ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
   ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
+  ['mural', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchMural(db.url)],
 ] as const) {
   if (!wanted(name)) continue;
   // each benchmark gets a database of its own, so one's data never slows another

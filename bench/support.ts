@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,4 +48,26 @@ export async function rate(writers: number, ms: number, op: (writer: number, i: 
     }),
   );
   return done / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Starts a Node script with extra environment and resolves once it prints its listening address;
+ * rejects if it exits first, so a benchmark never waits on a server that died.
+ */
+export function startProcess(args: string[], env: Record<string, string>, stdin?: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
+  });
+  if (stdin !== undefined) child.stdin!.end(stdin);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
+  });
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks at USER_HZ = 100). */
+export function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

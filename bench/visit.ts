@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,24 +6,12 @@ import sharp from 'sharp';
 import { io as connect, type Socket } from 'socket.io-client';
 import type pg from 'pg';
 import { freePort } from '#api/db/postgres.ts';
-import { percentile } from './support.ts';
+import { cpuSeconds, percentile, startProcess } from './support.ts';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 300);
 const ARTWORKS = 24;
 /** A browser opens about six connections per host. */
 const PARALLEL_PER_VISITOR = 6;
-const CLOCK_TICKS = 100;
-
-function start(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
-  });
-}
 
 /** A photo-like JPEG (smooth colour fields with grain): compresses about as badly as a phone photo. */
 async function photo(seed: number, width = 1600, height = 1200) {
@@ -44,9 +32,7 @@ async function photo(seed: number, width = 1600, height = 1200) {
 
 /** CPU seconds and resident memory of a process, from /proc. */
 function usage(pid: number) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpu = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  const cpu = cpuSeconds(pid);
   const rss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
   return { cpu, rss };
 }
@@ -150,7 +136,7 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-static-'));
   const [appPort, staticPort] = [await freePort(), await freePort()];
-  const app = await start(['api/main.ts'], {
+  const app = await startProcess(['api/main.ts'], {
     PORT: String(appPort),
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -233,7 +219,10 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
         fs.writeFileSync(file, Buffer.from(await image.arrayBuffer()));
       }
     }
-    baselineServer = await start(['bench/staticVisitServer.ts'], { PORT: String(staticPort), STATIC_DIR: staticDir });
+    baselineServer = await startProcess(['bench/staticVisitServer.ts'], {
+      PORT: String(staticPort),
+      STATIC_DIR: staticDir,
+    });
     const baseline = await crowd(`http://127.0.0.1:${staticPort}`, 'bench', baselineServer.pid!);
 
     const row = (name: string, r: typeof cold) =>
