@@ -22,6 +22,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/db ./db
 COPY --from=build /app/api ./api
 COPY --from=build /app/events ./events
 COPY --from=build /app/projections ./projections

@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{api,events,projections,scripts}/**/*.unit.test.ts',
+            '{contract,db,api,events,projections,scripts}/**/*.unit.test.ts',
             'web/src/**/*.unit.test.ts',
             'tests/**/*.unit.test.ts',
           ],
@@ -17,7 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'int',
-          include: ['{api,events,projections,scripts,tests}/**/*.int.test.ts'],
+          include: ['{db,api,events,projections,scripts,tests}/**/*.int.test.ts'],
           globalSetup: ['tests/support/postgresGlobalSetup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

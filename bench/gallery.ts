@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import type pg from 'pg';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import type { DomainEvent } from '#events/catalog.ts';
 import { EventStore } from '#events/store.ts';
 import { percentile, startProcess } from './support.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { cpuSeconds, percentile, startProcess } from './support.ts';
 
 const ARTISTS = Number(process.env.BENCH_MURAL_ARTISTS ?? 50);

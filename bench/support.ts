@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate } from '#api/db/migrate.ts';
-import { createPool, openDatabase, startEmbedded } from '#api/db/postgres.ts';
+import { migrate } from '#db/migrate.ts';
+import { createPool, openDatabase, startEmbedded } from '#db/postgres.ts';
 
 /** A fresh, migrated database: DATABASE_URL when set, else an embedded PostgreSQL in a temp dir. */
 export async function benchDatabase() {

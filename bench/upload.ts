@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runTool } from '#api/video/index.ts';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 
 const BIG = path.join(os.tmpdir(), 'tribute-bench-508mib.mp4');
 const ffmpeg = (args: string[]) =>

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { io as connect, type Socket } from 'socket.io-client';
 import type pg from 'pg';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { cpuSeconds, percentile, startProcess } from './support.ts';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 300);

@@ -1,6 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStore } from '#api/storage/blobStore.ts';
+
+/** The part of the api's object store the anchors need; the log does not depend on the api layer. */
+export interface AnchorBlobs {
+  put(key: string, body: Buffer, meta: { contentType: string }): Promise<unknown>;
+  stat(key: string): Promise<unknown>;
+  read(key: string): Promise<NodeJS.ReadableStream>;
+}
 
 /** A verified head of the chain, written outside the database so a cut tail or a re-seal shows. */
 export interface Anchor {
@@ -82,8 +88,8 @@ async function readAllText(stream: NodeJS.ReadableStream): Promise<string> {
 /** The same two objects, under `anchors/` in the object store when one is configured. */
 export class BlobAnchorStore implements AnchorStore {
   readonly where = 'object store: anchors/';
-  readonly #blobs: BlobStore;
-  constructor(blobs: BlobStore) {
+  readonly #blobs: AnchorBlobs;
+  constructor(blobs: AnchorBlobs) {
     this.#blobs = blobs;
   }
 
@@ -118,7 +124,7 @@ export class BlobAnchorStore implements AnchorStore {
 }
 
 /** The object store when MinIO is configured, otherwise DATA_DIR/anchors/. */
-export function anchorStoreFor(config: { dataDir: string; minio?: unknown }, blobs?: BlobStore): AnchorStore {
+export function anchorStoreFor(config: { dataDir: string; minio?: unknown }, blobs?: AnchorBlobs): AnchorStore {
   if (config.minio && blobs) return new BlobAnchorStore(blobs);
   return new FileAnchorStore(path.join(config.dataDir, 'anchors'));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type pg from 'pg';
-import { inTransaction } from '#api/db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import { CHAIN_PROJECTION } from './chain.ts';
 import type { ChainEvent } from './export.ts';
 import { verifyExportFile } from './verifyFile.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { inTransaction } from '#api/db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import type { EventStore } from '#events/store.ts';
 import type { Projection } from './projection.ts';
 import { decodeFor, lockCheckpoint } from './runner.ts';

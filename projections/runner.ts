@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from '#api/db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import { PgListener } from '#db/listener.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
 import { decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '#api/db/migrate.ts';
-import { createPool, startEmbedded } from '#api/db/postgres.ts';
+import { migrate } from '#db/migrate.ts';
+import { createPool, startEmbedded } from '#db/postgres.ts';
 import { EventStore } from '#events/store.ts';
 import { meta, submitted } from '../tests/support/fixtures.ts';
 

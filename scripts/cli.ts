@@ -1,7 +1,7 @@
 import { EventStore } from '#events/store.ts';
 import { ConfigError, loadConfig } from '#api/config.ts';
-import { migrate } from '#api/db/migrate.ts';
-import { createPool, openDatabase } from '#api/db/postgres.ts';
+import { migrate } from '#db/migrate.ts';
+import { createPool, openDatabase } from '#db/postgres.ts';
 
 /**
  * The database the commands work on: the running server's (same DATA_DIR or DATABASE_URL), or an

@@ -3,6 +3,7 @@ import { verifyChain } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
 import { ImportRefused, importNdjson } from '#events/import.ts';
 import { projections } from '#projections/index.ts';
+import { listQuarantined } from '#projections/quarantine.ts';
 import { runBatch } from '#projections/runner.ts';
 import { verifyExportFile } from '#events/verifyFile.ts';
 import { loadConfig } from '#api/config.ts';
@@ -23,6 +24,16 @@ const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
 async function anchors() {
   const config = loadConfig();
   return anchorStoreFor(config, config.minio ? await createBlobStore(config) : undefined);
+}
+
+/** Events the read models set aside: the chain holds them, but the gallery does not show them. */
+async function reportQuarantined(pool: Parameters<typeof listQuarantined>[0]) {
+  const { count, events } = await listQuarantined(pool, 20);
+  if (count === 0) return;
+  console.warn(`warning: ${count} event(s) could not be read by a projection and were set aside:`);
+  for (const e of events)
+    console.warn(`  seq ${e.seq} (position ${e.position}) in ${e.projections.join(', ')}: ${e.reason}`);
+  if (count > events.length) console.warn(`  … and ${count - events.length} more (table quarantined_events)`);
 }
 
 async function verifyFile(file: string): Promise<number> {
@@ -56,6 +67,7 @@ async function main([command, ...args]: string[]): Promise<number> {
               (result.unsealed ? `, ${result.unsealed} not yet sealed` : '') +
               `; anchored in ${anchorStore.where}`,
           );
+          await reportQuarantined(store.pool);
           return 0;
         }
         const at = result.firstBadPosition === null ? '' : ` (position ${result.firstBadPosition})`;

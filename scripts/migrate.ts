@@ -1,6 +1,6 @@
 import { loadConfig } from '#api/config.ts';
-import { migrate } from '#api/db/migrate.ts';
-import { createPool, openDatabase } from '#api/db/postgres.ts';
+import { migrate } from '#db/migrate.ts';
+import { createPool, openDatabase } from '#db/postgres.ts';
 import { runCommand, UsageError } from './cli.ts';
 
 const usage = `usage: npm run migrate

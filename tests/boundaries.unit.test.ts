@@ -36,7 +36,8 @@ describe('adapter boundaries', () => {
     it(`only ${allowed.source} imports ${module.source}`, () => {
       const offenders = dirs.flatMap(sources).filter((file) => {
         if (allowed.test(file)) return false;
-        const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+        // a type-only import is not a dependency at run time: the adapter still owns the library
+        const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/^import type .*$/gm, '');
         return [...text.matchAll(/from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].some((m) =>
           module.test(m[1] ?? m[2] ?? ''),
         );
@@ -44,4 +45,51 @@ describe('adapter boundaries', () => {
       expect(offenders).toEqual([]);
     });
   }
+});
+
+/**
+ * The layers, lowest first. A file may import its own layer and the ones below it, never one above:
+ * contract (shared types and rules) < db < events (the log) < projections (read models) < api.
+ * The web app sees only the contract. scripts/, bench/ and tests/ sit on top and may use anything.
+ */
+const LAYERS = ['contract', 'db', 'events', 'projections', 'api'] as const;
+
+function layerOf(file: string): string | undefined {
+  const top = file.split('/')[0]!;
+  if (top === 'web') return 'web';
+  return (LAYERS as readonly string[]).includes(top) ? top : undefined;
+}
+
+function importedFiles(file: string): string[] {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].flatMap((m) => {
+    const spec = m[1]!;
+    if (spec.startsWith('#')) return [spec.slice(1)];
+    if (spec.startsWith('.')) return [path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec))];
+    return [];
+  });
+}
+
+describe('layers', () => {
+  const files = [...LAYERS, 'web/src'].flatMap(sources);
+
+  it('finds the files it checks', () => {
+    for (const layer of LAYERS) expect(files.some((f) => f.startsWith(`${layer}/`))).toBe(true);
+  });
+
+  it('no import points up a layer, and the web app imports only the contract', () => {
+    const offenders = files.flatMap((file) => {
+      const from = layerOf(file)!;
+      return importedFiles(file)
+        .filter((target) => {
+          const to = layerOf(target);
+          if (to === undefined) return true; // scripts/, bench/, tests/ or outside the tree
+          if (from === 'web') return to !== 'web' && to !== 'contract';
+          if (to === 'web') return true;
+          return LAYERS.indexOf(to as (typeof LAYERS)[number]) > LAYERS.indexOf(from as (typeof LAYERS)[number]);
+        })
+        .map((target) => `${file} -> ${target}`);
+    });
+    expect(offenders).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { artworkStream } from '#events/artworks/artwork.ts';
 import { decide } from '#events/artworks/decide.ts';
 import type { Deps } from '../deps.ts';
-import { inTransaction } from '../db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
 import { artistName, emailField, optionalText } from '../http/fields.ts';

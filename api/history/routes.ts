@@ -4,6 +4,7 @@ import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
 import { SELECT_CHAIN_EVENTS, exportNdjson, toChainEvent, type ChainEventRow } from '#events/export.ts';
 import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
+import { listQuarantined } from '#projections/quarantine.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
@@ -81,7 +82,10 @@ export function historyRoutes(deps: Deps) {
     res.json(await verifyChain(deps.pool, { anchors }));
   });
 
-  /** The chain's state without walking it: the sealed head, the newest anchor, and events not yet sealed. */
+  /**
+   * The chain's state without walking it: the sealed head, the newest anchor, events not yet sealed, and
+   * events a projection could not read and set aside.
+   */
   router.get('/admin/events/status', auditors, async (_req, res) => {
     const { rows } = await deps.pool.query<{ seq: number | null; hash: string | null; unsealed: number }>(
       `SELECT h.seq, h.hash,
@@ -94,6 +98,7 @@ export function historyRoutes(deps: Deps) {
       unsealed: row.unsealed,
       anchor: (await anchors.latest()) ?? null,
       anchoredIn: anchors.where,
+      quarantined: await listQuarantined(deps.pool, 20),
     });
   });
 

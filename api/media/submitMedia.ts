@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import type { EventMetadata } from '#events/metadata.ts';
-import { inTransaction } from '../db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { artistName, emailField, optionalText } from '../http/fields.ts';

@@ -18,7 +18,7 @@ import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin, requireRole } from '../auth/middleware.ts';
 import { submitArtwork } from '../artworks/submitArtwork.ts';
 import type { Deps } from '../deps.ts';
-import { inTransaction } from '../db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
 import { renderMural } from './render.ts';

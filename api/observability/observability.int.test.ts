@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { freshDatabase } from '../../tests/support/database.ts';
 import { startS3 } from '../../tests/support/s3.ts';
 import { seeder } from '../../tests/support/seedGallery.ts';

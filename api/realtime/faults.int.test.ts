@@ -169,5 +169,11 @@ describe('the projection runner', () => {
       `SELECT count(*)::int AS n FROM event_chain c JOIN events e ON e.position = c.position WHERE e.stream_id = 'poison-1'`,
     );
     expect(sealed[0]!.n).toBe(1);
+    // and the auditors' chain status names it
+    const status = await admin('GET', '/api/admin/events/status');
+    const [poison] = status.body.quarantined.events;
+    expect(status.body.quarantined.count).toBe(1);
+    expect(poison).toMatchObject({ projections: expect.arrayContaining(['catalog']) });
+    expect(poison.reason).toMatch(/NoSuchEvent/);
   });
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { approved, meta, submitted } from '../../tests/support/fixtures.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
 

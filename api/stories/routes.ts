@@ -4,7 +4,7 @@ import { storyDecider, storyStream } from '#events/stories/story.ts';
 import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
-import { inTransaction } from '../db/postgres.ts';
+import { inTransaction } from '#db/postgres.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';

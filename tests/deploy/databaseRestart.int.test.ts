@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#api/config.ts';
-import { startEmbedded } from '#api/db/postgres.ts';
+import { startEmbedded } from '#db/postgres.ts';
 import { startServer, type RunningServer } from '#api/server.ts';
 import { ADMIN_KEY, PASSWORDS } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';

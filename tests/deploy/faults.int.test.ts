@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { runTool } from '#api/video/index.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { makeTestMedia, removeTestMedia } from '../support/media.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { removeTestMedia } from '../support/media.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
 import pg from 'pg';
 import { io } from 'socket.io-client';
-import { freePort, startEmbedded, type Database } from '#api/db/postgres.ts';
+import { freePort, startEmbedded, type Database } from '#db/postgres.ts';
 import { startLiveClient, type LiveClient } from '../../web/src/live/client.ts';
 import type { LiveMessage } from '../../web/src/live/sequence.ts';
 import { ADMIN_KEY, client, PASSWORDS } from './server.ts';

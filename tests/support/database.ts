@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrate } from '../../api/db/migrate.ts';
-import { createPool } from '../../api/db/postgres.ts';
+import { migrate } from '#db/migrate.ts';
+import { createPool } from '#db/postgres.ts';
 
 /** A new, migrated database of its own for one test file, on the run's shared server. */
 export async function freshDatabase(): Promise<{ url: string; pool: pg.Pool; drop(): Promise<void> }> {

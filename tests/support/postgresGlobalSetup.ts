@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbedded } from '../../api/db/postgres.ts';
+import { startEmbedded } from '#db/postgres.ts';
 
 /** One real PostgreSQL for the run: DATABASE_URL when given, else an embedded one in a temp dir. */
 export default async function setup(project: TestProject) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 
 /** A real S3-protocol server on a free port, and the MINIO_* settings that point at it. */
 export async function startS3() {

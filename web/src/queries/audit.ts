@@ -69,6 +69,11 @@ export interface ChainStatus {
   unsealed: number;
   anchor: Anchor | null;
   anchoredIn: string;
+  /** events a projection could not read and set aside: in the log and its chain, not in the gallery */
+  quarantined: {
+    count: number;
+    events: { seq: number; position: number; projections: string[]; reason: string; at: string }[];
+  };
 }
 
 export function chainStatusOptions() {

@@ -64,6 +64,24 @@ export function ChainStatus() {
           </dd>
         </div>
       </dl>
+      {s && s.quarantined.count > 0 && (
+        <div className="mt-4 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:bg-amber-950/50 dark:text-amber-100">
+          <p className="font-semibold">
+            {s.quarantined.count === 1
+              ? '1 event could not be read and was set aside'
+              : `${s.quarantined.count} events could not be read and were set aside`}
+          </p>
+          <p className="mt-0.5">They stay in the log and its chain, but the gallery does not show them.</p>
+          <ul className="mt-2 space-y-1" data-testid="quarantined">
+            {s.quarantined.events.map((e) => (
+              <li key={e.seq}>
+                seq {e.seq} ({e.projections.join(', ')}, {formatTime(e.at)}):{' '}
+                <span className="font-mono text-xs">{e.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div role="status" aria-live="polite" className="mt-4 text-sm">
         {result?.ok && (
           <p className="rounded-xl bg-emerald-50 px-4 py-2.5 font-medium text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-100">

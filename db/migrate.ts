@@ -3,7 +3,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { inTransaction } from './postgres.ts';
 
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../migrations');
 const MIGRATION_LOCK = 7_301_001;
 
 /** Applies each numbered SQL file once, in order, recording it in schema_migrations. */
