@@ -13,18 +13,20 @@ export const CATCH_UP_LIMIT = 500;
 const PULL_LIMIT = 2000;
 const POLL_MS = 1000;
 
+/** What a counter message stands for: a later one with the same key makes the earlier one redundant. */
+export function catchUpKey(m: LiveMessage): string | undefined {
+  if (m.event === 'likes:changed') return `likes:${m.payload.kind}:${m.payload.id}`;
+  if (m.event === 'admin:queue-changed') return 'queue';
+  return undefined;
+}
+
 /**
  * What a catch-up batch carries of a run of messages: every comment and arrival, but of the counters
  * (likes, the admin queue) only the last, as they are totals. A storm of reconnects after a busy
  * minute then carries one like count per item, not every step of it.
  */
 export function forCatchUp(messages: readonly LiveMessage[]): LiveMessage[] {
-  const keyOf = (m: LiveMessage) =>
-    m.event === 'likes:changed'
-      ? `likes:${m.payload.kind}:${m.payload.id}`
-      : m.event === 'admin:queue-changed'
-        ? 'queue'
-        : undefined;
+  const keyOf = catchUpKey;
   const last = new Map<string, number>();
   messages.forEach((m, i) => {
     const key = keyOf(m);

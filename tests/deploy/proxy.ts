@@ -9,10 +9,19 @@ import type { AddressInfo } from 'node:net';
  */
 export async function startProxy(ports: number[]) {
   let turn = 0;
+  // a backend that refused a connection is skipped until it is started again (as Caddy's health checks do)
+  const down = new Set<number>();
   const pick = (headers: http.IncomingHttpHeaders) => {
     const pinned = Number(headers['x-backend']);
     if (Number.isInteger(pinned) && ports[pinned]) return ports[pinned]!;
+    for (let tries = 0; tries < ports.length; tries++) {
+      const port = ports[turn++ % ports.length]!;
+      if (!down.has(port)) return port;
+    }
     return ports[turn++ % ports.length]!;
+  };
+  const refused = (port: number, error: NodeJS.ErrnoException) => {
+    if (error.code === 'ECONNREFUSED') down.add(port);
   };
   const forwarded = (req: http.IncomingMessage) => {
     const prior = req.headers['x-forwarded-for'];
@@ -20,8 +29,12 @@ export async function startProxy(ports: number[]) {
     return prior ? `${prior}, ${address}` : address;
   };
   const counts = new Map<number, number>();
+  /** the backend port each WebSocket was sent to, in order */
+  const upgrades: number[] = [];
 
-  const server = http.createServer((req, res) => {
+  // A request whose backend refuses the connection goes to the next one, as Caddy does with
+  // lb_try_duration: nothing reached the refusing backend, so even a POST is safe to send again.
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, tries: number) => {
     const port = pick(req.headers);
     counts.set(port, (counts.get(port) ?? 0) + 1);
     const upstream = http.request(
@@ -37,15 +50,24 @@ export async function startProxy(ports: number[]) {
         answer.pipe(res);
       },
     );
-    upstream.on('error', () => {
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      refused(port, error);
+      if (error.code === 'ECONNREFUSED' && tries < ports.length) return forward(req, res, body, tries + 1);
       if (!res.headersSent) res.writeHead(502).end('bad gateway');
       else res.destroy();
     });
-    req.pipe(upstream);
+    upstream.end(body);
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => forward(req, res, Buffer.concat(chunks), 1));
   });
 
   server.on('upgrade', (req, socket, head) => {
     const port = pick(req.headers);
+    upgrades.push(port);
     const upstream = net.connect(port, '127.0.0.1', () => {
       const headers = { ...req.headers, 'x-forwarded-for': forwarded(req) };
       const lines = Object.entries(headers).flatMap(([k, v]) =>
@@ -60,7 +82,10 @@ export async function startProxy(ports: number[]) {
       upstream.destroy();
       socket.destroy();
     };
-    upstream.on('error', end);
+    upstream.on('error', (error) => {
+      refused(port, error);
+      end();
+    });
     socket.on('error', end);
   });
 
@@ -70,6 +95,9 @@ export async function startProxy(ports: number[]) {
     url: `http://127.0.0.1:${port}`,
     /** requests answered by each backend port so far */
     counts,
+    upgrades,
+    /** tells the proxy a backend is serving again */
+    markUp: (port: number) => down.delete(port),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '#api/db/postgres.ts';
+import { freePort } from '#db/postgres.ts';
 import { freshDatabase } from '../support/database.ts';
 import { makeTestMedia, removeTestMedia } from '../support/media.ts';
 import { startS3 } from '../support/s3.ts';
@@ -176,5 +176,41 @@ describe('two API processes and a worker behind a proxy', () => {
     for (let i = 0; i < 4; i++) await call('GET', '/api/gallery', { token: guest });
     expect([...proxy.counts.values()].every((n) => n > 0)).toBe(true);
     expect(proxy.counts.size).toBe(2);
+  });
+  it('drains an API process on SIGTERM: it exits 0, its sockets reconnect to the other one and still hear approvals', async () => {
+    const guest = (await call('POST', '/api/auth/login', { body: { password: PASSWORDS.guest } })).body.sessionToken;
+    const admin = (await call('POST', '/api/auth/login', { body: { password: PASSWORDS.admin } })).body.sessionToken;
+    const socket = connect(proxy.url, {
+      auth: { token: guest },
+      transports: ['websocket'],
+      reconnectionDelay: 200,
+      reconnectionDelayMax: 1000,
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const holding = proxy.upgrades.at(-1)!;
+    const proc = procs.find((p) => p.name === `api-${apiPorts.indexOf(holding) + 1}`)!;
+    const exited = new Promise<number | null>((resolve) => proc.child.once('exit', (code) => resolve(code)));
+    const reconnected = new Promise<void>((resolve) => socket.io.once('reconnect', () => resolve()));
+    proc.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await reconnected;
+    expect(proxy.upgrades.at(-1)).not.toBe(holding);
+
+    const added: { kind: string; item: { id: number } }[] = [];
+    socket.on('gallery:item-added', (payload) => added.push(payload));
+    const story = await call('POST', '/api/stories', {
+      token: guest,
+      body: { content: 'Told after the drain', authorName: 'Dee Rain', email: 'dee@example.com' },
+    });
+    expect(story.status).toBe(201);
+    expect(
+      (await call('PATCH', `/api/admin/stories/${story.body.id}`, { token: admin, body: { status: 'approved' } }))
+        .status,
+    ).toBe(200);
+    await waitFor(async () => added.some((a) => a.kind === 'story' && a.item.id === story.body.id), 20_000);
   });
 });

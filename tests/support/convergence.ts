@@ -141,6 +141,8 @@ export interface Screen {
   applied: Array<{ position: number; event: string }>;
   /** (since, upTo] ranges a refetch batch covered instead of messages */
   refetched: Array<[number, number]>;
+  /** catch-up batches: the (since, upTo] range each covered and the messages it brought */
+  caughtUp: Array<{ since: number; upTo: number; messages: LiveMessage[] }>;
   firstUpTo?: number;
   close(): void;
 }
@@ -182,6 +184,7 @@ export function openScreen(
     queryClient,
     applied: [],
     refetched: [],
+    caughtUp: [],
     live: undefined as unknown as LiveClient,
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
@@ -199,8 +202,10 @@ export function openScreen(
         screen.applied.push({ position: message.payload.position, event: message.event });
         last = message.payload.position;
       },
-      batch: (batch) => {
+      batch: (batch, since) => {
         screen.firstUpTo ??= batch.upTo;
+        if (!batch.refetch && since !== undefined)
+          screen.caughtUp.push({ since, upTo: batch.upTo, messages: batch.messages as LiveMessage[] });
         if (batch.refetch) screen.refetched.push([last ?? batch.upTo, batch.upTo]);
         last = Math.max(last ?? 0, batch.upTo);
       },

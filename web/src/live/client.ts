@@ -15,7 +15,8 @@ const COME_BACK_MS = [250, 1000, 3000, 5000];
 export interface LiveHooks {
   /** After the cache has taken a message, in order, exactly once. */
   applied?(message: LiveMessage): void;
-  batch?(batch: SyncBatch, sentSince: boolean): void;
+  /** After a welcome batch; `since` is the position the handshake asked from (none on a first connection). */
+  batch?(batch: SyncBatch, since: number | undefined): void;
   resync?(): void;
   presence?(online: number): void;
   connected?(connected: boolean): void;
@@ -56,13 +57,15 @@ export function startLiveClient(
   };
   const sequence = new LiveSequence({ apply, refetchAll, resync });
 
-  // Whether the current attempt sent `since`; one without it refetches once the server says where it stands.
-  let sentSince = false;
+  // The `since` the current attempt sent; one without it refetches once the server says where it stands.
+  let sentSince: number | undefined;
   const socket = openSocket((callback) => {
     const current = token();
-    const since = sequence.connecting();
-    sentSince = since !== undefined;
-    const auth: HandshakeAuth = { ...(current ? { token: current } : {}), ...(sentSince ? { since } : {}) };
+    sentSince = sequence.connecting();
+    const auth: HandshakeAuth = {
+      ...(current ? { token: current } : {}),
+      ...(sentSince !== undefined ? { since: sentSince } : {}),
+    };
     callback(auth as Record<string, unknown>);
   });
 
@@ -75,7 +78,7 @@ export function startLiveClient(
     sequence.batch(batch);
     // Without a `since` (a first connection), this batch only tells where the log stands: whatever
     // happened between loading the page's data and joining the live rooms is fetched again.
-    if (!sentSince) void queryClient.invalidateQueries({ refetchType: 'active' });
+    if (sentSince === undefined) void queryClient.invalidateQueries({ refetchType: 'active' });
     hooks.batch?.(batch, sentSince);
   });
   socket.on('presence', ({ online }) => hooks.presence?.(online));

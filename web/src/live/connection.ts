@@ -130,7 +130,7 @@ export function connectRealtime(queryClient: QueryClient): () => void {
 
   const live = startLiveClient((auth) => io({ withCredentials: true, auth }), queryClient, getSessionToken, {
     applied,
-    batch: (_batch, _sentSince) => {
+    batch: (_batch, _since) => {
       if (!debug) return;
       debug.batches += 1;
       debug.lastPosition = live.sequence.lastPosition;
