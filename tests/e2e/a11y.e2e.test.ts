@@ -164,6 +164,10 @@ const SCREENS: Screen[] = [
   { name: 'submit-media', open: signedIn('guest', '/submit-media', (page) => page.locator('main h1').first()) },
   { name: 'create', open: signedIn('guest', '/create', (page) => page.locator('main canvas').first()) },
   { name: 'admin', open: signedIn('admin', '/admin', (page) => page.getByRole('tab').first()) },
+  {
+    name: 'presenter',
+    open: signedIn('admin', '/admin/show', (page) => page.getByRole('button', { name: 'Start the show' })),
+  },
   { name: 'reveal', open: signedIn('guest', '/reveal', (page) => page.getByRole('toolbar', { name: 'Slideshow' })) },
   { name: '404', open: signedIn('guest', '/no-such-page', heading('Page Not Found')) },
   {

@@ -141,9 +141,13 @@ function RevealPage() {
           {/* room for the reaction bar under the controls on a phone */}
           {following && <div className="h-16 md:hidden" aria-hidden="true" />}
           <p className="hidden items-center gap-1.5 text-xs text-stone-500 lg:flex dark:text-stone-400">
-            <Key>←</Key>
-            <Key>→</Key> or <Key>Space</Key> move · <Key>P</Key> pause · <Key>F</Key> full screen · <Key>Esc</Key>{' '}
-            gallery
+            {(!following || admin) && (
+              <>
+                <Key>←</Key>
+                <Key>→</Key> or <Key>Space</Key> move · <Key>P</Key> pause ·{' '}
+              </>
+            )}
+            <Key>F</Key> full screen · <Key>Esc</Key> gallery
           </p>
         </div>
       </footer>
