@@ -1,8 +1,4 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { tributeQueryOptions } from '../queries/tribute.ts';
-import { hasAgreedToWelcome, storeWelcomeAgreed } from '../lib/session.ts';
-import { formatDay, isBeforeCutoff } from '../lib/tributeDates.ts';
 import { Modal } from './Modal.tsx';
 
 /** Line icons for the rules (24x24, stroked), drawn here rather than as emoji so every system shows them. */
@@ -87,23 +83,5 @@ export function WelcomeModal({ name, revealDay, onAgree }: WelcomeModalProps) {
         Continue to the Gallery
       </button>
     </Modal>
-  );
-}
-
-/** Shows the welcome modal until the cutoff, or until the visitor has agreed once. */
-export function WelcomeCheck() {
-  const tribute = useQuery(tributeQueryOptions());
-  const [agreed, setAgreed] = useState(hasAgreedToWelcome);
-
-  if (agreed || !tribute.data || !isBeforeCutoff(tribute.data.welcomeCutoff)) return null;
-  return (
-    <WelcomeModal
-      name={tribute.data.name}
-      revealDay={formatDay(tribute.data.celebrationStart)}
-      onAgree={() => {
-        storeWelcomeAgreed();
-        setAgreed(true);
-      }}
-    />
   );
 }

@@ -1,14 +1,16 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { usePageTitle } from '../lib/pageTitle.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
-import { Gate } from '../components/Gate.tsx';
 import { Header } from '../components/Header.tsx';
 import { LoadingScreen } from '../components/LoadingScreen.tsx';
 import { Toaster } from '../components/Toaster.tsx';
-import { WelcomeCheck } from '../components/WelcomeModal.tsx';
+import { WelcomeCheck } from '../components/WelcomeCheck.tsx';
+
+// A signed-in visit never needs the gate or its dialogs: they load only when the gate shows.
+const Gate = lazy(() => import('../components/Gate.tsx').then((module) => ({ default: module.Gate })));
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -44,7 +46,13 @@ function GatedApp({ pathname }: { pathname: string }) {
   }, []);
 
   if (!checked) return <LoadingScreen />;
-  if (!session.signedIn) return <Gate />;
+  if (!session.signedIn) {
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <Gate />
+      </Suspense>
+    );
+  }
   return <SignedInApp pathname={pathname} />;
 }
 
