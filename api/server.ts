@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
-import { ProjectionRunner, WAKE_CHANNEL } from '#projections/runner.ts';
+import { ProjectionRunner } from '#projections/runner.ts';
 import { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import { migrate } from '#db/migrate.ts';
@@ -28,27 +28,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Lets projection runners in other processes know the log grew; at most one NOTIFY per tick. */
-function notifyOtherProcesses(store: EventStore) {
-  let pending = false;
-  store.onAppend(() => {
-    if (pending) return;
-    pending = true;
-    setImmediate(() => {
-      pending = false;
-      store.pool.query(`SELECT pg_notify($1, '')`, [WAKE_CHANNEL]).catch(() => {});
-    });
-  });
-}
-
 /** Builds the whole program for a role: the API (HTTP and sockets), the workers, or both. */
 export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: console.error });
   const pool = createPool(database.url);
   measureLagFrom(pool);
   await migrate(pool);
-  const store = new EventStore(pool);
-  notifyOtherProcesses(store);
+  const store = new EventStore(pool, { announce: true });
   const blobs = await createBlobStore({ blobDir: config.blobDir, minio: config.minio });
   const sessions = new SessionStore(pool);
   const personal = new PersonalData(pool);

@@ -1,18 +1,25 @@
+import type pg from 'pg';
 import type { DomainEvent } from './catalog.ts';
+import type { Decider } from './decider.ts';
 import { StaleVersion } from './errors.ts';
 import type { EventMetadata } from './metadata.ts';
 import type { EventStore } from './store.ts';
 
-export interface Decider<S, E extends DomainEvent, C> {
-  initial: S;
-  evolve(state: S, event: E): S;
-  /** `version` is the stream's, for rules that compare it with one a client stated. */
-  decide(command: C, state: S, version?: number): E[];
+export interface HandleOptions {
+  /**
+   * A transaction of `store.transaction` to join, so the events commit together with the caller's
+   * other writes (the email row, the job). The stream is read in it and a stale append fails the
+   * whole transaction instead of being decided again.
+   */
+  tx?: pg.PoolClient;
+  /** how often a stale append is decided again on fresh state (without `tx`) */
+  attempts?: number;
 }
 
 /**
- * Reads a stream, decides, and appends expecting the version it read. A concurrent writer makes the
- * append stale; the command is then decided again on the fresh state, a few times at most.
+ * The one write path: reads a stream, decides, and appends expecting the version it read. A
+ * concurrent writer makes the append stale; the command is then decided again on the fresh state, a
+ * few times at most. The store wakes the projections once the events are committed.
  */
 export async function handleCommand<S, E extends DomainEvent, C>(
   store: EventStore,
@@ -20,15 +27,16 @@ export async function handleCommand<S, E extends DomainEvent, C>(
   decider: Decider<S, E, C>,
   command: C,
   metadata: EventMetadata,
-  attempts = 3,
+  { tx, attempts = tx ? 1 : 3 }: HandleOptions = {},
 ): Promise<{ events: E[]; state: S; lastPosition?: number }> {
+  const db = tx ?? store.pool;
   for (let attempt = 1; ; attempt++) {
-    const { state, version, lastPosition } = await store.aggregate(streamId, decider.evolve, decider.initial);
+    const { state, version, lastPosition } = await store.aggregate(streamId, decider.evolve, decider.initial, db);
     const events = decider.decide(command, state, version);
     // nothing new: the answer waits for the stream as it was read, so it shows the state that decided
     if (events.length === 0) return { events, state, lastPosition };
     try {
-      const { positions } = await store.append(streamId, version, events, metadata);
+      const { positions } = await store.append(streamId, version, events, metadata, db);
       return { events, state: events.reduce(decider.evolve, state), lastPosition: positions.at(-1) };
     } catch (error) {
       if (!(error instanceof StaleVersion) || attempt >= attempts) throw error;

@@ -9,6 +9,7 @@ import { GalleryPages } from '#projections/catalog/galleryPage.ts';
 import { freshDatabase } from '../tests/support/database.ts';
 import { seeder } from '../tests/support/seedGallery.ts';
 import { startTestServer, type TestServer } from '../tests/support/server.ts';
+import { waitFor } from '../tests/support/wait.ts';
 import { verifyChain } from './chain.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -28,7 +29,21 @@ beforeAll(async () => {
   await s.guest('POST', `/api/stories/${st}/like`);
   const pending = (await s.guest('POST', '/api/stories', { content: 'Rejected one', authorName: 'Pat' })).body.id;
   await s.admin('PATCH', `/api/admin/stories/${pending}`, { status: 'rejected', adminNotes: 'not today' });
-  await t.server.runner!.wake();
+  // the rendition jobs append their own events: the export must come after them, or the original
+  // database would hold events the export lacks
+  await waitFor(async () => {
+    const { rows } = await t.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE type = 'ArtworkRenditionsMade'`,
+    );
+    return rows[0]!.n === 2;
+  }, 60_000);
+  await waitFor(async () => {
+    const { rows } = await t.db.pool.query<{ caught: boolean }>(
+      `SELECT catalog_position() = (SELECT count(*) FROM events) AND
+              (SELECT count(*) FROM event_chain) = (SELECT count(*) FROM events) AS caught`,
+    );
+    return rows[0]!.caught;
+  }, 60_000);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-'));
   file = path.join(dir, 'export.ndjson');
   const res = await fetch(`${t.url}/api/admin/events/export`, {

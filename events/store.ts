@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from '#db/postgres.ts';
 import { registry, type DomainEvent } from './catalog.ts';
 import { StaleVersion } from './errors.ts';
 import type { EventMetadata } from './metadata.ts';
@@ -82,17 +83,45 @@ export function decodeRow(row: EventRow): RecordedEvent {
   } as RecordedEvent;
 }
 
+/** The NOTIFY channel on which the store says the log grew; projection runners in every process listen. */
+export const WAKE_CHANNEL = 'tribute_events';
+
 export class EventStore {
   readonly pool: pg.Pool;
   readonly #onAppend: Array<() => void> = [];
+  readonly #announce: boolean;
+  #announcing = false;
+  /** transactions of `transaction()` that appended: they wake the projections once they commit */
+  readonly #appendedIn = new WeakSet<Queryable>();
 
-  constructor(pool: pg.Pool) {
+  /** With `announce`, other processes hear of each commit on WAKE_CHANNEL (at most one NOTIFY a tick). */
+  constructor(pool: pg.Pool, { announce = false }: { announce?: boolean } = {}) {
     this.pool = pool;
+    this.#announce = announce;
   }
 
   /** Called after every committed append in this process (projection runners wake on it). */
   onAppend(listener: () => void) {
     this.#onAppend.push(listener);
+  }
+
+  /**
+   * Runs `work` in one transaction; events appended in it (through handleCommand's `tx`) commit with
+   * the caller's other writes, and the projections are woken after the commit, never before.
+   */
+  async transaction<T>(work: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient | undefined;
+    try {
+      const result = await inTransaction(this.pool, (tx) => {
+        client = tx;
+        return work(tx);
+      });
+      if (this.#appendedIn.has(client!)) this.#committed();
+      return result;
+    } finally {
+      // pooled clients are reused: a rolled-back transaction leaves no mark on the next one
+      if (client) this.#appendedIn.delete(client);
+    }
   }
 
   /**
@@ -147,13 +176,19 @@ export class EventStore {
       values: [streamId, expected === 'any' ? null : expected, JSON.stringify(batch), JSON.stringify(metadata)],
     });
     if (rows.length === 0) throw new StaleVersion(streamId, expected === 'any' ? -1 : expected);
-    if (db === this.pool) this.notifyAppended();
+    if (db === this.pool) this.#committed();
+    else this.#appendedIn.add(db);
     return { nextVersion: Math.max(...rows.map((r) => r.stream_version)), positions: rows.map((r) => r.position) };
   }
 
-  /** For appends made inside a caller's transaction: call after it commits. */
-  notifyAppended() {
+  #committed() {
     for (const listener of this.#onAppend) listener();
+    if (!this.#announce || this.#announcing) return;
+    this.#announcing = true;
+    setImmediate(() => {
+      this.#announcing = false;
+      this.pool.query(`SELECT pg_notify($1, '')`, [WAKE_CHANNEL]).catch(() => {});
+    });
   }
 
   async readStream(streamId: string, db: Queryable = this.pool): Promise<RecordedEvent[]> {
@@ -168,8 +203,9 @@ export class EventStore {
     streamId: string,
     evolve: (state: S, event: E) => S,
     initial: S,
+    db: Queryable = this.pool,
   ): Promise<{ state: S; version: number; lastPosition?: number }> {
-    const events = await this.readStream(streamId);
+    const events = await this.readStream(streamId, db);
     const state = events.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as E), initial);
     return { state, version: events.at(-1)?.streamVersion ?? 0, lastPosition: events.at(-1)?.position };
   }

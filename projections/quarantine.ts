@@ -25,6 +25,12 @@ export async function listQuarantined(
   );
   return {
     count: rows[0]?.count ?? 0,
-    events: rows.map(({ count: _, at, ...event }) => ({ ...event, at: new Date(at).toISOString() })),
+    events: rows.map(({ seq, position, projections, reason, at }) => ({
+      seq,
+      position,
+      projections,
+      reason,
+      at: new Date(at).toISOString(),
+    })),
   };
 }

@@ -2,10 +2,9 @@ import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
 import { PgListener } from '#db/listener.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
-import { decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
+import { WAKE_CHANNEL, decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
 import type { Projection } from './projection.ts';
 
-export const WAKE_CHANNEL = 'tribute_events';
 const BATCH = 500;
 
 /**

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
 import { loadConfig } from '#api/config.ts';
 import { startServer } from '#api/server.ts';
+import { placeholderJpeg } from '#api/images/index.ts';
 import { runTool } from '#api/video/index.ts';
 import { runCommand, UsageError } from './cli.ts';
 
@@ -110,18 +110,12 @@ await runCommand(usage, async (args) => {
     };
 
     for (let i = 0; i < wanted.artworks; i++) {
-      const image = await sharp({
-        create: { width: 800, height: 600, channels: 3, background: COLORS[i % COLORS.length]! },
-      })
-        .composite([
-          {
-            input: Buffer.from(
-              `<svg width="800" height="600"><circle cx="${200 + ((i * 97) % 400)}" cy="300" r="${80 + (i % 5) * 20}" fill="#fff" fill-opacity="0.6"/></svg>`,
-            ),
-          },
-        ])
-        .jpeg()
-        .toBuffer();
+      const image = await placeholderJpeg(
+        800,
+        600,
+        COLORS[i % COLORS.length]!,
+        `<svg width="800" height="600"><circle cx="${200 + ((i * 97) % 400)}" cy="300" r="${80 + (i % 5) * 20}" fill="#fff" fill-opacity="0.6"/></svg>`,
+      );
       await made('artworks', i, async () =>
         call('POST', '/api/artworks', await guest(), {
           title: `${TITLES[i % TITLES.length]} #${i + 1}`,

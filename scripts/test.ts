@@ -10,6 +10,7 @@ const steps: Array<[string, string[]]> = [
   ['npm', ['run', 'build']],
   ['npm', ['run', 'typecheck']],
   ['npm', ['run', 'format:check']],
+  ['npm', ['run', 'lint']],
   ['npx', ['vitest', 'run', '--project', 'unit', '--project', 'int']],
   ['npx', ['vitest', 'run', '--project', 'e2e']],
 ];

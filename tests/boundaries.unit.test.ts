@@ -11,41 +11,7 @@ function sources(dir: string): string[] {
     .map((e) => path.relative(ROOT, path.join(e.parentPath, e.name)));
 }
 
-/** Outside libraries each live behind one adapter (STYLE.md); nothing else may import them. */
-const ADAPTERS: Array<{ module: RegExp; allowed: RegExp; dirs: string[] }> = [
-  { module: /^socket\.io-client$/, allowed: /^web\/src\/live\/connection\.ts$/, dirs: ['web/src'] },
-  { module: /^fabric$/, allowed: /^web\/src\/lib\/fabric/, dirs: ['web/src'] },
-  {
-    module: /^(socket\.io|@socket\.io\/postgres-adapter)$/,
-    allowed: /^api\/realtime\//,
-    dirs: ['api', 'events', 'projections'],
-  },
-  { module: /^pg-boss$/, allowed: /^api\/jobs\/jobQueue\.ts$/, dirs: ['api', 'events', 'projections'] },
-  { module: /^sharp$/, allowed: /^api\/images\//, dirs: ['api', 'events', 'projections'] },
-  {
-    module: /^(fluent-ffmpeg|@ffmpeg-installer\/ffmpeg|@ffprobe-installer\/ffprobe)$/,
-    allowed: /^api\/video\//,
-    dirs: ['api', 'events', 'projections'],
-  },
-  { module: /^minio$/, allowed: /^api\/storage\//, dirs: ['api', 'events', 'projections'] },
-  { module: /^express$/, allowed: /^api\//, dirs: ['events', 'projections'] },
-];
-
-describe('adapter boundaries', () => {
-  for (const { module, allowed, dirs } of ADAPTERS) {
-    it(`only ${allowed.source} imports ${module.source}`, () => {
-      const offenders = dirs.flatMap(sources).filter((file) => {
-        if (allowed.test(file)) return false;
-        // a type-only import is not a dependency at run time: the adapter still owns the library
-        const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/^import type .*$/gm, '');
-        return [...text.matchAll(/from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].some((m) =>
-          module.test(m[1] ?? m[2] ?? ''),
-        );
-      });
-      expect(offenders).toEqual([]);
-    });
-  }
-});
+// Outside libraries each stay in their adapter: that is a lint rule (.oxlintrc.json, decision 014).
 
 /**
  * The layers, lowest first. A file may import its own layer and the ones below it, never one above:

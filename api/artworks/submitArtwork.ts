@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { artworkStream } from '#events/artworks/artwork.ts';
-import { decide } from '#events/artworks/decide.ts';
+import { artworkDecider } from '#events/artworks/decide.ts';
+import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
-import { inTransaction } from '#db/postgres.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
 import { artistName, emailField, optionalText } from '../http/fields.ts';
@@ -58,9 +58,12 @@ export async function submitArtwork(
   await deps.blobs.put(key, image.buffer, { contentType: image.contentType });
   let position: number | undefined;
   try {
-    await inTransaction(deps.pool, async (tx) => {
+    await deps.store.transaction(async (tx) => {
       const emailRef = await deps.personal.recordEmail(input.email, tx);
-      const events = decide(
+      const result = await handleCommand(
+        deps.store,
+        artworkStream(artworkId),
+        artworkDecider,
         {
           type: 'SubmitArtwork',
           now: metadata.now,
@@ -81,16 +84,15 @@ export async function submitArtwork(
             },
           },
         },
-        { exists: false },
+        metadata,
+        { tx },
       );
-      const appended = await deps.store.append(artworkStream(artworkId), 0, events, metadata, tx);
-      position = appended.positions.at(-1);
+      position = result.lastPosition;
       await deps.jobs.send('make-artwork-renditions', { artworkId }, tx);
     });
   } catch (error) {
     await deps.blobs.delete(key).catch(() => {});
     throw error;
   }
-  deps.store.notifyAppended();
   return { artworkId, position };
 }

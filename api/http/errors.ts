@@ -28,6 +28,7 @@ export function validationError(error: z.ZodError): HttpError {
 }
 
 /** NUL, which PostgreSQL text cannot hold, and UTF-16 halves without their pair. */
+// oxlint-disable-next-line no-control-regex -- NUL is what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The path of the first string, key included, that cannot be stored as text; undefined when all can. */

@@ -166,3 +166,11 @@ async function withRejections<T>(work: () => Promise<T>): Promise<T> {
     throw new ImageRejected(/pixel limit/i.test(message) ? 413 : 415, { cause: err });
   }
 }
+
+/** A JPEG of one colour with an SVG drawn over it: demo data for the seed command. */
+export function placeholderJpeg(width: number, height: number, background: string, svg: string): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background } })
+    .composite([{ input: Buffer.from(svg) }])
+    .jpeg()
+    .toBuffer();
+}

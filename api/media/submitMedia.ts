@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import type { EventMetadata } from '#events/metadata.ts';
-import { inTransaction } from '#db/postgres.ts';
+import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { artistName, emailField, optionalText } from '../http/fields.ts';
@@ -78,7 +78,7 @@ export async function submitMedia(
   const key = uploadKeyOf(input.mediaData);
   const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('media_ids')::int AS id`);
   const mediaId = rows[0]!.id;
-  const { positions } = await inTransaction(deps.pool, async (tx) => {
+  const { lastPosition } = await deps.store.transaction(async (tx) => {
     const { rows: claimed } = await tx.query<{
       key: string;
       media_type: 'video' | 'audio';
@@ -100,7 +100,10 @@ export async function submitMedia(
     if (upload.media_type !== input.mediaType)
       throw new HttpError(400, `This file is ${upload.media_type}, not ${input.mediaType}`);
     const emailRef = await deps.personal.recordEmail(input.email, tx);
-    const events = mediaDecider.decide(
+    const result = await handleCommand(
+      deps.store,
+      mediaStream(mediaId),
+      mediaDecider,
       {
         type: 'SubmitMedia',
         now: metadata.now,
@@ -119,12 +122,11 @@ export async function submitMedia(
           browserPlayable: upload.browser_playable,
         },
       },
-      mediaDecider.initial,
+      metadata,
+      { tx },
     );
-    const appended = await deps.store.append(mediaStream(mediaId), 0, events, metadata, tx);
     await deps.jobs.send('process-media', { mediaId }, tx);
-    return appended;
+    return result;
   });
-  deps.store.notifyAppended();
-  return { mediaId, position: positions.at(-1) };
+  return { mediaId, position: lastPosition };
 }

@@ -2,8 +2,6 @@ import { Router, type Request } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
 import { MURAL_HEIGHT, MURAL_MAX_POINTS, MURAL_WIDTH, type MuralStroke } from '#contract/mural.ts';
-import type { DomainEvent } from '#events/catalog.ts';
-import type { EventMetadata } from '#events/metadata.ts';
 import {
   MURAL_STREAM,
   muralDecider,
@@ -11,14 +9,13 @@ import {
   requireOpen,
   strokeDecider,
   type MuralCommand,
-  type MuralState,
 } from '#events/mural/mural.ts';
 import { readMural } from '#projections/catalog/mural.ts';
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin, requireRole } from '../auth/middleware.ts';
 import { submitArtwork } from '../artworks/submitArtwork.ts';
 import type { Deps } from '../deps.ts';
-import { inTransaction } from '#db/postgres.ts';
+import { handleCommand } from '#events/handle.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
 import { renderMural } from './render.ts';
@@ -53,27 +50,9 @@ export const MuralStrokeInput = z.object({
     .max(MURAL_MAX_POINTS, `A stroke has at most ${MURAL_MAX_POINTS} points`),
 });
 
-async function muralState(deps: Deps, db: pg.PoolClient): Promise<{ state: MuralState; version: number }> {
-  const events = await deps.store.readStream(MURAL_STREAM, db);
-  const state = events.reduce(
-    (s, e) => muralDecider.evolve(s, { type: e.type, data: e.data } as Parameters<typeof muralDecider.evolve>[1]),
-    muralDecider.initial,
-  );
-  return { state, version: events.at(-1)?.streamVersion ?? 0 };
-}
-
-/** Decides and appends inside `tx`, which holds the mural lock; the append is announced after commit. */
-async function appendIn(
-  deps: Deps,
-  tx: pg.PoolClient,
-  stream: string,
-  version: number,
-  events: DomainEvent[],
-  metadata: EventMetadata,
-): Promise<number | undefined> {
-  if (events.length === 0) return undefined;
-  const { positions } = await deps.store.append(stream, version, events, metadata, tx);
-  return positions.at(-1);
+/** The mural's state, read in `tx` (which holds the mural lock). */
+function muralState(deps: Deps, tx: pg.PoolClient) {
+  return deps.store.aggregate(MURAL_STREAM, muralDecider.evolve, muralDecider.initial, tx);
 }
 
 /** The mural (CONTRACT §8): read it, draw on it, undo, and an admin's lock, unlock and freeze. */
@@ -92,16 +71,12 @@ export function muralRoutes(deps: Deps) {
     const metadata = await metadataFor(req, deps.personal);
     const { rows } = await pool.query<{ id: string }>(`SELECT nextval('mural_stroke_ids') AS id`);
     const strokeId = Number(rows[0]!.id);
-    await inTransaction(pool, async (tx) => {
+    await store.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock_shared($1)`, [MURAL_LOCK]);
       requireOpen((await muralState(deps, tx)).state);
-      const events = strokeDecider.decide(
-        { type: 'Draw', data: { strokeId, visitorId, ...input }, now: metadata.now },
-        strokeDecider.initial,
-      );
-      await appendIn(deps, tx, muralStrokeStream(strokeId), 0, events, metadata);
+      const draw = { type: 'Draw', data: { strokeId, visitorId, ...input }, now: metadata.now } as const;
+      await handleCommand(store, muralStrokeStream(strokeId), strokeDecider, draw, metadata, { tx });
     });
-    store.notifyAppended();
     const stroke: Omit<MuralStroke, 'position'> = { id: strokeId, visitorId, ...input };
     res.status(201).json(stroke);
   });
@@ -111,24 +86,14 @@ export function muralRoutes(deps: Deps) {
     if (!id) throw new HttpError(404, 'Stroke not found');
     const admin = isAdmin(req);
     const metadata = await metadataFor(req, deps.personal);
-    const position = await inTransaction(pool, async (tx) => {
+    const position = await store.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock_shared($1)`, [MURAL_LOCK]);
       const { state } = await muralState(deps, tx);
       // an admin tidies a locked mural; a frozen one is an artwork now
       if (!(admin && state === 'locked')) requireOpen(state);
-      const stream = muralStrokeStream(id);
-      const recorded = await store.readStream(stream, tx);
-      const current = recorded.reduce(
-        (s, e) => strokeDecider.evolve(s, { type: e.type, data: e.data } as Parameters<typeof strokeDecider.evolve>[1]),
-        strokeDecider.initial,
-      );
-      const events = strokeDecider.decide(
-        { type: 'Erase', visitorId: req.session?.visitorId, admin, now: metadata.now },
-        current,
-      );
-      return appendIn(deps, tx, stream, recorded.at(-1)?.streamVersion ?? 0, events, metadata);
+      const erase = { type: 'Erase', visitorId: req.session?.visitorId, admin, now: metadata.now } as const;
+      return (await handleCommand(store, muralStrokeStream(id), strokeDecider, erase, metadata, { tx })).lastPosition;
     });
-    store.notifyAppended();
     await catalogReached(pool, position);
     res.json({ success: true, id });
   });
@@ -136,12 +101,10 @@ export function muralRoutes(deps: Deps) {
   /** Lock and unlock: one event each, the same twice is nothing. */
   async function changeState(req: Request, command: MuralCommand) {
     const metadata = await metadataFor(req, deps.personal);
-    const position = await inTransaction(pool, async (tx) => {
+    const position = await store.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock($1)`, [MURAL_LOCK]);
-      const { state, version } = await muralState(deps, tx);
-      return appendIn(deps, tx, MURAL_STREAM, version, muralDecider.decide(command, state), metadata);
+      return (await handleCommand(store, MURAL_STREAM, muralDecider, command, metadata, { tx })).lastPosition;
     });
-    if (position !== undefined) store.notifyAppended();
     await catalogReached(pool, position);
     return readMural(pool, req.session?.visitorId ?? null);
   }
@@ -170,18 +133,8 @@ export function muralRoutes(deps: Deps) {
     try {
       await held.query(`SELECT pg_advisory_lock($1)`, [MURAL_LOCK]);
       const metadata = await metadataFor(req, deps.personal);
-      const lockedAt = await inTransaction(pool, async (tx) => {
-        const { state, version } = await muralState(deps, tx);
-        return appendIn(
-          deps,
-          tx,
-          MURAL_STREAM,
-          version,
-          muralDecider.decide({ type: 'Lock', now: metadata.now }, state),
-          metadata,
-        );
-      });
-      if (lockedAt !== undefined) store.notifyAppended();
+      const lock = { type: 'Lock', now: metadata.now } as const;
+      await handleCommand(store, MURAL_STREAM, muralDecider, lock, metadata);
       const { rows } = await pool.query<{ at: string | null }>(`SELECT max(position)::text AS at FROM events`);
       if (!(await catalogReached(pool, rows[0]!.at === null ? undefined : Number(rows[0]!.at), 10_000))) {
         throw new HttpError(503, 'The mural is still catching up; try again in a moment');
@@ -202,12 +155,8 @@ export function muralRoutes(deps: Deps) {
         },
         metadata,
       );
-      const frozenAt = await inTransaction(pool, async (tx) => {
-        const { state, version } = await muralState(deps, tx);
-        const command = { type: 'Freeze', artworkId, strokeCount: mural.strokes.length, now: metadata.now } as const;
-        return appendIn(deps, tx, MURAL_STREAM, version, muralDecider.decide(command, state), metadata);
-      });
-      store.notifyAppended();
+      const freeze = { type: 'Freeze', artworkId, strokeCount: mural.strokes.length, now: metadata.now } as const;
+      const { lastPosition: frozenAt } = await handleCommand(store, MURAL_STREAM, muralDecider, freeze, metadata);
       await catalogReached(pool, Math.max(frozenAt ?? 0, submittedAt ?? 0) || undefined);
       res.status(201).json({ state: 'frozen', artworkId, strokeCount: mural.strokes.length, status: 'pending' });
     } finally {

@@ -173,6 +173,8 @@ export class LiveTail {
       this.#remember(messages);
       this.#emit(messages);
     }
+    // a copy: a woken waiter may wait again, and must not be woken twice in one round
+    // oxlint-disable-next-line unicorn/no-useless-spread
     for (const wake of [...this.#waiters]) wake();
     return cut;
   }

@@ -28,10 +28,11 @@ export class ReactionCounter {
     let entry = this.#pending.get(key);
     if (!entry) this.#pending.set(key, (entry = { kind, id, counts: {} }));
     entry.counts[emoji] = (entry.counts[emoji] ?? 0) + 1;
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      this.#flushing = this.#flushing.then(() => this.flush());
-    }, FLUSH_MS);
+    if (this.#timer === undefined)
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#flushing = this.#flushing.then(() => this.flush());
+      }, FLUSH_MS);
   }
 
   /** Writes what is waiting now (also for tests and a draining shutdown). */

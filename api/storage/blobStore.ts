@@ -48,6 +48,7 @@ export function assertValidKey(key: string): void {
 function keyProblem(key: unknown): string | undefined {
   if (typeof key !== 'string' || key.length === 0) return 'must be a non-empty string';
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) return `longer than ${MAX_KEY_BYTES} bytes`;
+  // oxlint-disable-next-line no-control-regex -- control characters are what this looks for
   if (/[\u0000-\u001f\u007f]/.test(key)) return 'contains NUL or a control character';
   if (key.includes('\\')) return 'contains a backslash';
   if (key.includes('..')) return 'contains ..';

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { handleCommand } from '#events/handle.ts';
 import { storyDecider, storyStream } from '#events/stories/story.ts';
 import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
-import { inTransaction } from '#db/postgres.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
@@ -48,9 +48,12 @@ export function storyRoutes(deps: Deps) {
     const metadata = await metadataFor(req, deps.personal);
     const { rows } = await pool.query<{ id: number }>(`SELECT nextval('story_ids')::int AS id`);
     const storyId = rows[0]!.id;
-    const { positions } = await inTransaction(pool, async (tx) => {
+    const { lastPosition } = await store.transaction(async (tx) => {
       const emailRef = input.email ? await deps.personal.recordEmail(input.email, tx) : null;
-      const events = storyDecider.decide(
+      return handleCommand(
+        store,
+        storyStream(storyId),
+        storyDecider,
         {
           type: 'SubmitStory',
           now: metadata.now,
@@ -63,13 +66,12 @@ export function storyRoutes(deps: Deps) {
             isAnonymous: input.isAnonymous,
           },
         },
-        storyDecider.initial,
+        metadata,
+        { tx },
       );
-      return store.append(storyStream(storyId), 0, events, metadata, tx);
     });
-    store.notifyAppended();
     // the submitter sees their pending story as a guest would: without the email
-    await catalogReached(pool, positions.at(-1));
+    await catalogReached(pool, lastPosition);
     const row = await findItem(pool, 'story', storyId, { admin: true });
     res.status(201).json(row ? toView(row, { admin: false }) : { id: storyId, status: 'pending' });
   });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
-import type { Decider } from '../handle.ts';
+import type { Decider } from '../decider.ts';
 import {
   evolve,
   initialArtwork,

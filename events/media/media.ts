@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
-import type { Decider } from '../handle.ts';
+import type { Decider } from '../decider.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const mediaStream = (id: number) => `media-${id}`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
-import type { Decider } from '../handle.ts';
+import type { Decider } from '../decider.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REACTION_EMOJIS } from '#contract/live.ts';
 import { DomainError } from '../errors.ts';
-import type { Decider } from '../handle.ts';
+import type { Decider } from '../decider.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 import { ItemKind } from '../engagement/engagement.ts';
 

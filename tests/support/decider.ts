@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { DomainEvent } from '#events/catalog.ts';
-import type { Decider } from '#events/handle.ts';
+import type { Decider } from '#events/decider.ts';
 
 /**
  * Given / when / then for a decider, in the Emmett style: the events a stream holds, a command, and
@@ -15,6 +15,8 @@ export function spec<S, E extends DomainEvent, C>(decider: Decider<S, E, C>) {
         when(command: C) {
           const run = () => decider.decide(command, state, version);
           return {
+            // given/when/then reads as the spec (STYLE.md); this object is never awaited
+            // oxlint-disable-next-line unicorn/no-thenable
             then(expected: E[]) {
               expect(run()).toEqual(expected);
             },
