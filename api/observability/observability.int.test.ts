@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#db/postgres.ts';
 import { freshDatabase } from '../../tests/support/database.ts';
@@ -27,7 +28,12 @@ describe('/metrics after a small workload', () => {
   });
   afterAll(() => t.close());
 
-  it('shows request latency, projection lag and job counts', async () => {
+  it('shows request latency, projection lag, job counts and live message counts', async () => {
+    const socket = connect(t.url, { auth: { token: await t.login('guest') }, transports: ['websocket'] });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('sync:batch', () => resolve());
+      socket.once('connect_error', reject);
+    });
     const seed = await seeder(t);
     const artwork = await seed.artwork({ title: 'Measured' });
     await seed.story({ content: 'A measured story' });
@@ -57,6 +63,16 @@ describe('/metrics after a small workload', () => {
     expect(sample(text, 'projection_lag_seconds', { projection: 'catalog' })).toBe(0);
     expect(sample(text, 'jobs_failed_total', { job: 'make-artwork-renditions' }) ?? 0).toBe(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // live delivery: the approvals went out, to the socket that is open
+    await waitFor(async () => {
+      text = await (await fetch(`${t.url}/metrics`)).text();
+      return (sample(text, 'live_messages_sent_total', { event: 'gallery:item-added' }) ?? 0) >= 2;
+    }, 10_000);
+    expect(sample(text, 'live_sockets')).toBe(1);
+    expect(sample(text, 'live_socket_deliveries_total')).toBeGreaterThanOrEqual(2);
+    expect(sample(text, 'live_welcomes_total', { result: 'first' })).toBe(1);
+    expect(sample(text, 'live_position')).toBeGreaterThan(0);
+    socket.close();
   });
 
   it('reports lag while the projections are behind', async () => {

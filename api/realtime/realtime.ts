@@ -7,6 +7,7 @@ import { Server, type Socket } from 'socket.io';
 import { ROOMS, type HandshakeAuth, type LiveMessage, type ServerToClientEvents } from '#contract/live.ts';
 import { SESSION_COOKIE } from '../auth/middleware.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
+import { liveDeliveries, liveMessagesSent, liveWelcomes, measureLive } from './liveMetrics.ts';
 import { LiveTail, type OutboxMessage } from './liveTail.ts';
 
 interface SocketData {
@@ -71,6 +72,7 @@ export class Realtime {
   readonly #tail?: LiveTail;
   #presenceTimer?: NodeJS.Timeout;
   #presenceDue?: NodeJS.Timeout;
+  #unmeasure?: () => void;
 
   constructor(pool: pg.Pool, sessions: SessionStore, httpServer?: http.Server) {
     this.#pool = pool;
@@ -85,6 +87,7 @@ export class Realtime {
     });
     if (!httpServer) return;
     this.#tail = new LiveTail(pool, (messages) => this.#broadcast(messages));
+    this.#unmeasure = measureLive({ sockets: () => this.io.of('/').sockets.size, position: () => this.position });
     this.io.use((socket, next) => {
       let token: string | undefined;
       try {
@@ -103,6 +106,7 @@ export class Realtime {
     });
     this.io.on('connection', (socket) => {
       this.#welcome(socket).catch((error) => {
+        liveWelcomes.inc({ result: 'failed' });
         console.error('live welcome failed:', (error as Error).message);
         // the client comes back by itself with the same `since` (web/src/live/connection.ts)
         socket.disconnect(true);
@@ -129,7 +133,12 @@ export class Realtime {
 
   #broadcast(messages: OutboxMessage[]) {
     const local = this.io.local as unknown as { to(room: string): { emit(event: string, payload: unknown): void } };
-    for (const { room, message } of messages) local.to(room).emit(message.event, message.payload);
+    const rooms = this.io.of('/').adapter.rooms;
+    for (const { room, message } of messages) {
+      local.to(room).emit(message.event, message.payload);
+      liveMessagesSent.inc({ event: message.event });
+      liveDeliveries.inc(rooms.get(room)?.size ?? 0);
+    }
   }
 
   /**
@@ -150,6 +159,7 @@ export class Realtime {
     if (!Number.isSafeInteger(since) || since < 0) {
       join();
       socket.emit('sync:batch', { upTo: tail.position, refetch: false, messages: [] });
+      liveWelcomes.inc({ result: 'first' });
       return;
     }
     if (since > tail.position) await tail.reach(since, REACH_TIMEOUT_MS);
@@ -161,6 +171,7 @@ export class Realtime {
       if (upTo === from) {
         join();
         socket.emit('sync:batch', { upTo, refetch: false, messages });
+        liveWelcomes.inc({ result: 'caught_up' });
         return;
       }
       if (upTo < from) break; // this process is still behind the client: refetch below
@@ -172,6 +183,7 @@ export class Realtime {
     if (!socket.connected) return;
     join();
     socket.emit('sync:batch', { upTo: tail.position, refetch: true, messages: [] });
+    liveWelcomes.inc({ result: 'refetch' });
   }
 
   /** Ends the live connection of a session that logged out, on every process. */
@@ -201,6 +213,7 @@ export class Realtime {
   }
 
   async close() {
+    this.#unmeasure?.();
     clearInterval(this.#presenceTimer);
     clearTimeout(this.#presenceDue);
     await this.#tail?.stop();
