@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { CloseIcon } from './icons.tsx';
 
@@ -43,15 +43,22 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** The region the toasts appear in; Radix keeps the timer (paused while hovered or focused), swipe and hotkey. */
+/**
+ * The region the toasts appear in; Radix keeps the timer (paused while hovered or focused), swipe and
+ * hotkey. Each toast is its own live region, so Radix's second announcer is parked out of everyone's
+ * way (decision 041): it would put another status, and a copy of the text, on the page for a second.
+ */
 export function Toaster() {
   const entry = useSyncExternalStore(subscribe, () => current);
+  const [announcer, setAnnouncer] = useState<HTMLElement | null>(null);
   return (
     <ToastPrimitive.Provider
       duration={TOAST_DISPLAY_MS}
       swipeDirection="right"
       swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
+      announcerContainer={announcer ?? undefined}
     >
+      <div ref={setAnnouncer} hidden aria-hidden="true" />
       {entry && <Toast key={entry.id} entry={entry} />}
       <ToastPrimitive.Viewport
         hotkey={[HOTKEY]}
@@ -70,8 +77,7 @@ function Toast({ entry }: { entry: ToastEntry }) {
       open
       onOpenChange={(open) => !open && dismissToast(entry.id)}
       type={destructive ? 'foreground' : 'background'}
-      // The toast is its own live region, as before; Radix's separate announcer only says "Notification"
-      // (its copy of the text would stand on the page twice for a second).
+      // The toast is its own live region, as before.
       role={destructive ? 'alert' : 'status'}
       aria-atomic="true"
       // Vertical pans still scroll the page on a phone; the swipe is horizontal.
@@ -82,6 +88,7 @@ function Toast({ entry }: { entry: ToastEntry }) {
           : 'border-amber-200 bg-white text-stone-800 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100'
       }`}
     >
+      {/* not copied into Radix's announcer */}
       <div data-radix-toast-announce-exclude="">
         <ToastPrimitive.Title className="font-semibold">{entry.title}</ToastPrimitive.Title>
         {entry.description && (
