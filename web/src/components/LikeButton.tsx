@@ -1,16 +1,9 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../lib/api.ts';
-import { galleryKeys, patchGalleryItem, type GalleryKind } from '../queries/gallery.ts';
+import type { GalleryKind } from '../queries/gallery.ts';
+import { useCardLike } from '../queries/likes.ts';
 import { HeartIcon } from './icons.tsx';
 import { toast } from './Toaster.tsx';
 import { Tooltip } from './Tooltip.tsx';
-
-const LIKE_PATHS: Record<GalleryKind, string> = {
-  artwork: '/api/artworks',
-  story: '/api/stories',
-  media: '/api/media',
-};
 
 interface LikeButtonProps {
   kind: GalleryKind;
@@ -20,30 +13,15 @@ interface LikeButtonProps {
 
 /** The gallery card like: optimistic +1 on the cached page, rolled back when the server refuses. */
 export function LikeButton({ kind, id, count }: LikeButtonProps) {
-  const queryClient = useQueryClient();
   const [liked, setLiked] = useState(false);
-
-  const like = useMutation({
-    mutationFn: () =>
-      api<{ count?: number; likeCount?: number } | null>(`${LIKE_PATHS[kind]}/${id}/likes`, { method: 'POST' }),
-    onMutate: async () => {
-      setLiked(true);
-      await queryClient.cancelQueries({ queryKey: galleryKeys.all });
-      patchGalleryItem(queryClient, kind, id, (item) => ({ likeCount: item.likeCount + 1 }));
-    },
+  const like = useCardLike(kind, id, {
     onError: () => {
       setLiked(false);
-      patchGalleryItem(queryClient, kind, id, (item) => ({ likeCount: Math.max(0, item.likeCount - 1) }));
       toast({
         title: 'Error',
         description: 'Failed to process your request. Please try again.',
         variant: 'destructive',
       });
-    },
-    onSuccess: (result) => {
-      const serverCount = result?.count ?? result?.likeCount;
-      if (typeof serverCount === 'number') patchGalleryItem(queryClient, kind, id, { likeCount: serverCount });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
     },
   });
 
@@ -54,7 +32,11 @@ export function LikeButton({ kind, id, count }: LikeButtonProps) {
     <Tooltip label={label}>
       <button
         type="button"
-        onClick={() => !done && like.mutate()}
+        onClick={() => {
+          if (done) return;
+          setLiked(true);
+          like.mutate();
+        }}
         aria-disabled={done || undefined}
         aria-pressed={liked}
         aria-label={`${label} (${count} ${count === 1 ? 'like' : 'likes'})`}

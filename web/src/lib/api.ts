@@ -53,7 +53,8 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   return parseJson(text) as T;
 }
 
-function parseJson(text: string): unknown {
+/** JSON from a response's text; null when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);

@@ -1,9 +1,11 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
 import type { Artwork } from './artworks.ts';
 import type { Media } from './media.ts';
 import type { Story } from './stories.ts';
-import type { GalleryKind } from './gallery.ts';
+import { galleryKeys, type GalleryKind } from './gallery.ts';
+import type { MutationHandlers } from './handlers.ts';
+import { itemKey } from './itemKinds.ts';
 
 export interface AdminQueue {
   pending: { artworks: number; stories: number; media: number };
@@ -89,4 +91,34 @@ export function reviewItem(
   adminNotes: string,
 ): Promise<unknown> {
   return REVIEWS[kind](id, status, adminNotes);
+}
+
+/** Approves or rejects with the notes; the queues, the gallery and the item are read again. */
+export function useReview(kind: GalleryKind, id: number, handlers: MutationHandlers<unknown, ReviewDecision>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (decision: { status: ReviewDecision; notes: string }) =>
+      reviewItem(kind, id, decision.status, decision.notes),
+    onSuccess: (result, decision) => {
+      handlers.onSuccess?.(result, decision.status);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+      void queryClient.invalidateQueries({ queryKey: itemKey(kind, id) });
+    },
+    onError: (error, decision) => handlers.onError?.(error, decision.status),
+  });
+}
+
+/** Brings an archived artwork back; the queues and the gallery are read again. */
+export function useRestoreArtwork(id: number, handlers: MutationHandlers) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => restoreArtwork(id),
+    onSuccess: () => {
+      handlers.onSuccess?.(undefined, undefined);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+    },
+    onError: handlers.onError,
+  });
 }

@@ -1,6 +1,10 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-import type { GalleryKind } from './gallery.ts';
-import { ITEM_KINDS, itemPath } from './itemKinds.ts';
+import { adminKeys } from './admin.ts';
+import { commentsKey } from './comments.ts';
+import { galleryKeys, type GalleryKind } from './gallery.ts';
+import type { MutationHandlers } from './handlers.ts';
+import { ITEM_KINDS, itemKey, itemPath } from './itemKinds.ts';
 
 // Detail-page deletes carry the typed admin key (spec §6); the server decides whether it is right.
 
@@ -24,6 +28,44 @@ export function deleteComment(kind: GalleryKind, commentId: number, adminKey: st
   return api<DeleteAnswer | null>(`${ITEM_KINDS[kind].api}/comments/${commentId}`, {
     method: 'DELETE',
     headers: bearer(adminKey),
+  });
+}
+
+/** Deletes the item with the typed key; its cached detail goes, the lists are read again. */
+export function useDeleteItem(kind: GalleryKind, id: number, handlers: MutationHandlers<DeleteAnswer | null, string>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (adminKey: string) => deleteItem(kind, id, adminKey),
+    onSuccess: (answer, adminKey) => {
+      queryClient.removeQueries({ queryKey: itemKey(kind, id) });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+      return handlers.onSuccess?.(answer, adminKey);
+    },
+    onError: handlers.onError,
+  });
+}
+
+interface CommentDeletion {
+  commentId: number;
+  adminKey: string;
+}
+
+/** Deletes one of the item's comments with the typed key; its comments and the counts are read again. */
+export function useDeleteComment(
+  kind: GalleryKind,
+  id: number,
+  handlers: MutationHandlers<DeleteAnswer | null, CommentDeletion>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ commentId, adminKey }: CommentDeletion) => deleteComment(kind, commentId, adminKey),
+    onSuccess: (answer, deletion) => {
+      handlers.onSuccess?.(answer, deletion);
+      void queryClient.invalidateQueries({ queryKey: commentsKey(kind, id) });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+    },
+    onError: handlers.onError,
   });
 }
 

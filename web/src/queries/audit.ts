@@ -1,4 +1,10 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
 import type { GalleryItem } from './gallery.ts';
 
@@ -143,4 +149,25 @@ export type EraseKind = 'email' | 'address' | 'name';
 /** Admins only: blanks a person's stored email, address or login name; the log is untouched. */
 export function erasePersonalData(kind: EraseKind, value: string): Promise<{ erased: number; kind: EraseKind }> {
   return api('/api/admin/erase', { method: 'POST', body: { [kind]: value } });
+}
+
+/** Verifies the chain now; the chain's status is read again either way. */
+export function useVerifyChain() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: verifyChain,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['audit', 'status'] }),
+  });
+}
+
+/** Erases a person's stored data; everything the audit console shows is read again. */
+export function useErasePersonalData({ onSuccess }: { onSuccess: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ kind, value }: { kind: EraseKind; value: string }) => erasePersonalData(kind, value),
+    onSuccess: () => {
+      onSuccess();
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+    },
+  });
 }

@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-import type { GalleryKind } from './gallery.ts';
+import { galleryKeys, type GalleryKind } from './gallery.ts';
+import type { MutationHandlers } from './handlers.ts';
 import { itemKey, itemPath } from './itemKinds.ts';
 
 export interface Comment {
@@ -30,4 +31,18 @@ export function commentsQueryOptions(kind: GalleryKind, id: number) {
 
 export function postComment(kind: GalleryKind, id: number, comment: NewComment): Promise<Comment> {
   return api<Comment>(`${itemPath(kind, id)}/comments`, { method: 'POST', body: comment });
+}
+
+/** Adds a comment; the item's comments and the gallery's counts are read again. */
+export function useAddComment(kind: GalleryKind, id: number, handlers: MutationHandlers<Comment, NewComment>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (comment: NewComment) => postComment(kind, id, comment),
+    onSuccess: (comment, variables) => {
+      handlers.onSuccess?.(comment, variables);
+      void queryClient.invalidateQueries({ queryKey: commentsKey(kind, id) });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+    },
+    onError: handlers.onError,
+  });
 }

@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-import type { GalleryKind } from './gallery.ts';
+import { galleryKeys, patchGalleryItem, type GalleryKind } from './gallery.ts';
+import type { MutationHandlers } from './handlers.ts';
 import { itemKey, itemPath } from './itemKinds.ts';
 
 /** A visitor's like state on a detail page (spec §3 "Like state per item"). */
@@ -53,6 +54,43 @@ export async function toggleLike(kind: GalleryKind, id: number, current: LikeSta
   const liked = answer?.liked ?? answer?.hasLiked ?? !current.liked;
   const count = answer?.likeCount ?? answer?.count ?? Math.max(0, current.count + (liked ? 1 : -1));
   return { liked, count };
+}
+
+/** The detail page's like toggle: the answer replaces the like state and the card's count. */
+export function useToggleLike(kind: GalleryKind, id: number, { onError }: MutationHandlers<LikeState, LikeState>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (current: LikeState) => toggleLike(kind, id, current),
+    onSuccess: (next) => {
+      queryClient.setQueryData(likeKey(kind, id), next);
+      patchGalleryItem(queryClient, kind, id, { likeCount: next.count });
+    },
+    onError,
+  });
+}
+
+/**
+ * The gallery card's like, one-way (spec §4): +1 on the cached page at once, taken back when the
+ * server refuses; the server's count wins when it answers.
+ */
+export function useCardLike(kind: GalleryKind, id: number, { onError }: MutationHandlers<LikeAnswer | null>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<LikeAnswer | null>(`${itemPath(kind, id)}/likes`, { method: 'POST' }),
+    onMutate: async () => {
+      await queryClient.cancelQueries({ queryKey: galleryKeys.all });
+      patchGalleryItem(queryClient, kind, id, (item) => ({ likeCount: item.likeCount + 1 }));
+    },
+    onError: (error, variables) => {
+      patchGalleryItem(queryClient, kind, id, (item) => ({ likeCount: Math.max(0, item.likeCount - 1) }));
+      onError?.(error, variables);
+    },
+    onSuccess: (answer) => {
+      const serverCount = answer?.count ?? answer?.likeCount;
+      if (typeof serverCount === 'number') patchGalleryItem(queryClient, kind, id, { likeCount: serverCount });
+      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+    },
+  });
 }
 
 /** '1 like' or 'N likes' (spec §4 Likes). */

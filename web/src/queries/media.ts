@@ -1,5 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
-import { api } from '../lib/api.ts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, parseJson } from '../lib/api.ts';
+import { adminKeys } from './admin.ts';
+import type { MutationHandlers } from './handlers.ts';
 import { getSessionToken } from '../lib/session.ts';
 import type { MediaItem } from './gallery.ts';
 import { itemKey } from './itemKinds.ts';
@@ -133,14 +135,6 @@ export function uploadMediaFile(
   });
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
 function messageOf(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
@@ -161,4 +155,27 @@ export function submitMedia(media: NewMedia): Promise<Media> {
 /** Video post-processing after the save (spec §7); harmless to repeat. */
 export function processMedia(id: number, path: string): Promise<unknown> {
   return api('/api/process', { method: 'POST', body: { id, path } });
+}
+
+/**
+ * Saves the uploaded media; post-processing is asked for after it (it is queued by the save too, so a
+ * failure there only means it is not queued twice). The media and the admin queue are read again.
+ */
+export function useSubmitMedia(handlers: MutationHandlers<Media, NewMedia>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (media: NewMedia) => {
+      const saved = await submitMedia(media);
+      await processMedia(saved.id, media.mediaData).catch((error: unknown) =>
+        console.warn('Media processing request failed', error),
+      );
+      return saved;
+    },
+    onSuccess: (saved, variables) => {
+      handlers.onSuccess?.(saved, variables);
+      void queryClient.invalidateQueries({ queryKey: mediaKeys.all });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: handlers.onError,
+  });
 }

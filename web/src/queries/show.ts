@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactionEmoji, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
 import { api } from '../lib/api.ts';
 
@@ -30,3 +30,18 @@ export const sendReaction = (item: ShowItemRef, emoji: ReactionEmoji) =>
   api<{ accepted: true }>(`${ITEM_API[item.kind]}/${item.id}/reactions`, { body: { emoji } });
 
 const ITEM_API = { artwork: '/api/artworks', story: '/api/stories', media: '/api/media' } as const;
+
+/** The presenter's buttons: the show's answer replaces the cached state unless a newer one is there. */
+export function useShowAction({ onSuccess, onError }: { onSuccess: () => void; onError: (error: Error) => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: ShowAction) => sendShowAction(action),
+    onSuccess: (answer) => {
+      onSuccess();
+      queryClient.setQueryData(showKeys.status, (old: ShowAnswer | undefined) =>
+        old && old.position > answer.position ? old : answer,
+      );
+    },
+    onError,
+  });
+}

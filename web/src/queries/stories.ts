@@ -1,5 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
+import { adminKeys } from './admin.ts';
+import type { MutationHandlers } from './handlers.ts';
 import type { StoryItem } from './gallery.ts';
 import { itemKey } from './itemKinds.ts';
 
@@ -44,4 +46,18 @@ export function storyTitle(story: Pick<Story, 'title' | 'content'>): string {
 
 export function storyAuthor(story: Pick<Story, 'isAnonymous' | 'authorName'>): string {
   return story.isAnonymous ? 'Anonymous' : story.authorName;
+}
+
+/** Sends a story; the stories and the admin queue are read again. */
+export function useSubmitStory(handlers: MutationHandlers<Story, NewStory>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (story: NewStory) => submitStory(story),
+    onSuccess: (story, variables) => {
+      handlers.onSuccess?.(story, variables);
+      void queryClient.invalidateQueries({ queryKey: storyKeys.all });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+    },
+    onError: handlers.onError,
+  });
 }

@@ -1,10 +1,10 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { getSession, useSession } from '../lib/session.ts';
 import { useLiveMessages, useOnlineCount } from '../live/connection.ts';
 import { revealQueryOptions } from '../queries/reveal.ts';
-import { showKeys, showQueryOptions, sendShowAction, type ShowAction, type ShowItemRef } from '../queries/show.ts';
+import { showQueryOptions, useShowAction, type ShowItemRef } from '../queries/show.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from '../components/icons.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -46,23 +46,13 @@ const keyOf = (i: ShowItemRef) => `${i.kind}:${i.id}`;
  * room's reactions and how many screens follow are above. Every tap is a `POST /api/show`.
  */
 function Presenter() {
-  const queryClient = useQueryClient();
   const show = useQuery(showQueryOptions());
   const deck = useQuery(revealQueryOptions());
   const online = useOnlineCount();
   const [error, setError] = useState<string | null>(null);
   const [liveTotals, setLiveTotals] = useState<Record<string, Totals>>({});
 
-  const act = useMutation({
-    mutationFn: (action: ShowAction) => sendShowAction(action),
-    onSuccess: (answer) => {
-      setError(null);
-      queryClient.setQueryData(showKeys.status, (old: typeof answer | undefined) =>
-        old && old.position > answer.position ? old : answer,
-      );
-    },
-    onError: (e: Error) => setError(e.message),
-  });
+  const act = useShowAction({ onSuccess: () => setError(null), onError: (e) => setError(e.message) });
   useLiveMessages((message) => {
     if (message.event !== 'reactions:burst') return;
     const { kind, id, totals } = message.payload;

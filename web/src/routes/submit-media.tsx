@@ -1,24 +1,20 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import {
   MEDIA_MAX_BYTES,
-  mediaKeys,
   mediaTypeOf,
-  processMedia,
-  submitMedia,
   uploadMediaFile,
   UploadError,
-  type NewMedia,
+  useSubmitMedia,
   type UploadResult,
 } from '../queries/media.ts';
-import { adminKeys } from '../queries/admin.ts';
 import { tributeQueryOptions } from '../queries/tribute.ts';
 import { serverMessageOf } from '../lib/api.ts';
 import { artistDetailsProblem } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
-import { TextField } from './-components/submit/TextField.tsx';
-import { AnonymousCheckbox } from './-components/submit/AnonymousCheckbox.tsx';
+import { AboutFields, NO_ABOUT } from './-components/submit/AboutFields.tsx';
+import { NO_SUBMITTER, shownName, SubmitterFields } from './-components/submit/SubmitterFields.tsx';
 import { FormSection, PageHeader } from './-components/submit/FormSection.tsx';
 import { MediaUploadBox, type UploadState } from './-components/submit/MediaUploadBox.tsx';
 
@@ -35,15 +31,11 @@ function fileProblem(file: File) {
 }
 
 function SubmitMediaPage() {
-  const queryClient = useQueryClient();
   const name = useQuery(tributeQueryOptions()).data?.name;
   const [upload, setUpload] = useState<UploadState>({ status: 'idle' });
   const [uploaded, setUploaded] = useState<UploadResult | null>(null);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [artistName, setArtistName] = useState('');
-  const [email, setEmail] = useState('');
-  const [anonymous, setAnonymous] = useState(false);
+  const [about, setAbout] = useState(NO_ABOUT);
+  const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const running = useRef<AbortController | null>(null);
 
   useEffect(() => () => running.current?.abort(), []);
@@ -92,27 +84,14 @@ function SubmitMediaPage() {
 
   function reset() {
     removeFile();
-    setTitle('');
-    setDescription('');
-    setArtistName('');
-    setEmail('');
-    setAnonymous(false);
+    setAbout(NO_ABOUT);
+    setSubmitter(NO_SUBMITTER);
   }
 
-  const submit = useMutation({
-    mutationFn: async (media: NewMedia) => {
-      const saved = await submitMedia(media);
-      // Post-processing is queued by the save too; a failure here only means it is not queued twice.
-      await processMedia(saved.id, media.mediaData).catch((error: unknown) =>
-        console.warn('Media processing request failed', error),
-      );
-      return saved;
-    },
+  const submit = useSubmitMedia({
     onSuccess: () => {
       toast({ title: 'Success!', description: 'Your media has been submitted and is pending approval.' });
       reset();
-      void queryClient.invalidateQueries({ queryKey: mediaKeys.all });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
     },
     onError: (error) => {
       toast({
@@ -125,7 +104,7 @@ function SubmitMediaPage() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problem = artistDetailsProblem(artistName, email);
+    const problem = artistDetailsProblem(submitter.name, submitter.email);
     if (problem) return toast({ ...problem, variant: 'destructive' });
     if (!uploaded || upload.status !== 'success') {
       return toast({
@@ -136,10 +115,10 @@ function SubmitMediaPage() {
     }
     const { file } = upload;
     submit.mutate({
-      title: title.trim(),
-      description: description.trim(),
-      artistName: anonymous ? 'Anonymous' : artistName.trim(),
-      email: email.trim(),
+      title: about.title.trim(),
+      description: about.description.trim(),
+      artistName: shownName(submitter),
+      email: submitter.email.trim(),
       mediaType: uploaded.mediaType ?? mediaTypeOf(file.type) ?? 'video',
       mediaData: uploaded.path,
       mimeType: uploaded.mimeType ?? file.type,
@@ -162,25 +141,15 @@ function SubmitMediaPage() {
         />
 
         <FormSection title="Media Information">
-          <TextField label="Title" value={title} onChange={setTitle} optional placeholder="Give your message a name" />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={setDescription}
-            multiline
-            optional
-            placeholder="What is it about?"
+          <AboutFields
+            value={about}
+            onChange={setAbout}
+            placeholders={{ title: 'Give your message a name', description: 'What is it about?' }}
           />
         </FormSection>
 
         <FormSection title="Your Information">
-          <TextField label="Name" value={artistName} onChange={setArtistName} required autoComplete="name" />
-          <TextField label="Email" type="email" value={email} onChange={setEmail} required autoComplete="email" />
-          <AnonymousCheckbox
-            checked={anonymous}
-            onChange={setAnonymous}
-            hint="Your name and contact details are still required for verification but will not be shown publicly."
-          />
+          <SubmitterFields value={submitter} onChange={setSubmitter} />
         </FormSection>
 
         <button

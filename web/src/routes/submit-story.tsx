@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { storyKeys, submitStory, type NewStory } from '../queries/stories.ts';
-import { adminKeys } from '../queries/admin.ts';
+import { useSubmitStory } from '../queries/stories.ts';
 import { tributeQueryOptions } from '../queries/tribute.ts';
 import { isValidEmail } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
 import { TextField } from './-components/submit/TextField.tsx';
-import { AnonymousCheckbox } from './-components/submit/AnonymousCheckbox.tsx';
+import { NO_SUBMITTER, shownName, SubmitterFields, type Submitter } from './-components/submit/SubmitterFields.tsx';
 import { PageHeader } from './-components/submit/FormSection.tsx';
 
 export const Route = createFileRoute('/submit-story')({
@@ -21,43 +20,35 @@ interface StoryErrors {
 }
 
 /** Spec §5 Story; name and email are checked only when the story is not anonymous. */
-function storyErrors(content: string, authorName: string, email: string, anonymous: boolean): StoryErrors {
+function storyErrors(content: string, { name, email, anonymous }: Submitter): StoryErrors {
   const errors: StoryErrors = {};
   if (!content.trim()) errors.content = 'Please write something before submitting';
-  if (!anonymous && !authorName.trim()) errors.authorName = 'Please enter your name';
+  if (!anonymous && !name.trim()) errors.authorName = 'Please enter your name';
   if (!anonymous && !isValidEmail(email)) errors.email = 'Please enter a valid email address';
   return errors;
 }
 
 function SubmitStoryPage() {
-  const queryClient = useQueryClient();
   const name = useQuery(tributeQueryOptions()).data?.name;
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
-  const [authorName, setAuthorName] = useState('');
-  const [email, setEmail] = useState('');
-  const [anonymous, setAnonymous] = useState(false);
+  const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const [errors, setErrors] = useState<StoryErrors>({});
 
   function clear() {
     setTitle('');
     setContent('');
-    setAuthorName('');
-    setEmail('');
-    setAnonymous(false);
+    setSubmitter(NO_SUBMITTER);
     setErrors({});
   }
 
-  const submit = useMutation({
-    mutationFn: (story: NewStory) => submitStory(story),
+  const submit = useSubmitStory({
     onSuccess: () => {
       toast({
         title: 'Story submitted!',
         description: `Thank you for sharing your story about ${name ?? 'our friend'}!`,
       });
       clear();
-      void queryClient.invalidateQueries({ queryKey: storyKeys.all });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
     },
     onError: (error) => {
       toast({ title: 'Error', description: `Submission failed: Error: ${error.message}`, variant: 'destructive' });
@@ -66,16 +57,16 @@ function SubmitStoryPage() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const found = storyErrors(content, authorName, email, anonymous);
+    const found = storyErrors(content, submitter);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     submit.mutate({
       title: title.trim() || null,
       content: content.trim(),
-      authorName: anonymous ? 'Anonymous' : authorName.trim(),
+      authorName: shownName(submitter),
       // anonymous stories need no contact details (spec §2: name and email are disabled)
-      email: anonymous ? null : email.trim(),
-      isAnonymous: anonymous,
+      email: submitter.anonymous ? null : submitter.email.trim(),
+      isAnonymous: submitter.anonymous,
     });
   }
 
@@ -84,9 +75,14 @@ function SubmitStoryPage() {
     if (errors[field]) setErrors({ ...errors, [field]: undefined });
   };
 
-  function onAnonymous(checked: boolean) {
-    setAnonymous(checked);
-    if (checked) setErrors({ content: errors.content });
+  // Typing in a field clears its message; going anonymous clears both.
+  function onSubmitter(next: Submitter) {
+    setSubmitter(next);
+    setErrors({
+      content: errors.content,
+      authorName: next.anonymous || next.name !== submitter.name ? undefined : errors.authorName,
+      email: next.anonymous || next.email !== submitter.email ? undefined : errors.email,
+    });
   }
 
   return (
@@ -108,31 +104,14 @@ function SubmitStoryPage() {
           placeholder="Once upon a time at the office..."
           error={errors.content}
         />
-        <div className="grid gap-6 sm:grid-cols-2">
-          <TextField
-            label="Your Name"
-            value={authorName}
-            onChange={edit('authorName', setAuthorName)}
-            required={!anonymous}
-            disabled={anonymous}
-            autoComplete="name"
-            error={errors.authorName}
-          />
-          <TextField
-            label="Email"
-            type="email"
-            value={email}
-            onChange={edit('email', setEmail)}
-            required={!anonymous}
-            disabled={anonymous}
-            autoComplete="email"
-            error={errors.email}
-          />
-        </div>
-        <AnonymousCheckbox
-          checked={anonymous}
-          onChange={onAnonymous}
+        <SubmitterFields
+          value={submitter}
+          onChange={onSubmitter}
+          labels={{ name: 'Your Name', email: 'Email' }}
           hint="Your story will show By Anonymous, and no name or email is needed."
+          anonymousNeedsNoDetails
+          sideBySide
+          errors={{ name: errors.authorName, email: errors.email }}
         />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" onClick={clear} disabled={submit.isPending} className="btn-secondary py-3">

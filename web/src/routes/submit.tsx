@@ -7,8 +7,8 @@ import { serverMessageOf } from '../lib/api.ts';
 import { artistDetailsProblem } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
 import { UploadArea } from './-components/submit/UploadArea.tsx';
-import { TextField } from './-components/submit/TextField.tsx';
-import { AnonymousCheckbox } from './-components/submit/AnonymousCheckbox.tsx';
+import { AboutFields, NO_ABOUT } from './-components/submit/AboutFields.tsx';
+import { hasContactDetails, NO_SUBMITTER, shownName, SubmitterFields } from './-components/submit/SubmitterFields.tsx';
 import { FormSection, PageHeader } from './-components/submit/FormSection.tsx';
 import { prepareImage } from './-components/submit/prepareImage.ts';
 
@@ -25,11 +25,8 @@ function SubmitArtworkPage() {
   const name = useQuery(tributeQueryOptions()).data?.name;
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [processing, setProcessing] = useState(false);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [artistName, setArtistName] = useState('');
-  const [email, setEmail] = useState('');
-  const [anonymous, setAnonymous] = useState(false);
+  const [about, setAbout] = useState(NO_ABOUT);
+  const [submitter, setSubmitter] = useState(NO_SUBMITTER);
 
   const submit = useSubmitArtwork({
     onSuccess: () =>
@@ -53,19 +50,19 @@ function SubmitArtworkPage() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!image) return;
-    const problem = artistDetailsProblem(artistName, email);
+    const problem = artistDetailsProblem(submitter.name, submitter.email);
     if (problem) return toast({ ...problem, variant: 'destructive' });
     submit.mutate({
-      title: title.trim(),
-      description: description.trim(),
+      title: about.title.trim(),
+      description: about.description.trim(),
       imageData: image.dataUrl,
-      artistName: anonymous ? 'Anonymous' : artistName.trim(),
-      email: email.trim(),
+      artistName: shownName(submitter),
+      email: submitter.email.trim(),
       isFromCanvas: 'false',
     });
   }
 
-  const ready = Boolean(image) && artistName.trim() !== '' && email.trim() !== '' && !processing;
+  const ready = Boolean(image) && hasContactDetails(submitter) && !processing;
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
@@ -83,25 +80,15 @@ function SubmitArtworkPage() {
         />
 
         <FormSection title="Artwork Information">
-          <TextField label="Title" value={title} onChange={setTitle} optional placeholder="Give your artwork a name" />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={setDescription}
-            multiline
-            optional
-            placeholder="The story behind this piece"
+          <AboutFields
+            value={about}
+            onChange={setAbout}
+            placeholders={{ title: 'Give your artwork a name', description: 'The story behind this piece' }}
           />
         </FormSection>
 
         <FormSection title="Artist Information">
-          <TextField label="Name" value={artistName} onChange={setArtistName} required autoComplete="name" />
-          <TextField label="Email" type="email" value={email} onChange={setEmail} required autoComplete="email" />
-          <AnonymousCheckbox
-            checked={anonymous}
-            onChange={setAnonymous}
-            hint="Your name and contact details are still required for verification but will not be shown publicly."
-          />
+          <SubmitterFields value={submitter} onChange={setSubmitter} />
         </FormSection>
 
         <button type="submit" disabled={!ready || submit.isPending} className="btn-primary w-full py-3.5 text-lg">

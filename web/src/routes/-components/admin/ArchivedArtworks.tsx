@@ -1,7 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { adminKeys, archivedArtworksQueryOptions, restoreArtwork } from '../../../queries/admin.ts';
+import { useQuery } from '@tanstack/react-query';
+import { archivedArtworksQueryOptions, useRestoreArtwork } from '../../../queries/admin.ts';
 import type { Artwork } from '../../../queries/artworks.ts';
-import { galleryKeys } from '../../../queries/gallery.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { AdminList } from './AdminList.tsx';
@@ -16,14 +15,9 @@ export function ArchivedArtworks() {
 }
 
 function ArchivedArtworkCard({ artwork }: { artwork: Artwork }) {
-  const queryClient = useQueryClient();
-  const restore = useMutation({
-    mutationFn: () => restoreArtwork(artwork.id),
-    onSuccess: () => {
-      toast({ title: 'Artwork restored', description: `"${artwork.title || 'Untitled'}" is back in the gallery.` });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
-    },
+  const restore = useRestoreArtwork(artwork.id, {
+    onSuccess: () =>
+      toast({ title: 'Artwork restored', description: `"${artwork.title || 'Untitled'}" is back in the gallery.` }),
     onError: (error) => {
       toast({ title: 'Error', description: `Failed to restore artwork: ${error.message}`, variant: 'destructive' });
     },

@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { adminKeys, reviewItem, type ReviewDecision } from '../../../queries/admin.ts';
-import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
-import { ITEM_KINDS, itemKey } from '../../../queries/itemKinds.ts';
+import { useReview } from '../../../queries/admin.ts';
+import type { GalleryKind } from '../../../queries/gallery.ts';
+import { ITEM_KINDS } from '../../../queries/itemKinds.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { HistoryLink } from '../audit/HistoryLink.tsx';
@@ -17,19 +16,12 @@ interface ReviewControlsProps {
 
 /** Admin notes with Approve and Reject, the same for every kind (spec §4 Submission lifecycle). */
 export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsProps) {
-  const queryClient = useQueryClient();
   const notesId = useId();
   const [notes, setNotes] = useState(adminNotes ?? '');
   const { noun, Noun } = ITEM_KINDS[kind];
 
-  const review = useMutation({
-    mutationFn: (status: ReviewDecision) => reviewItem(kind, id, status, notes.trim()),
-    onSuccess: (_result, status) => {
-      toast({ title: `${Noun} updated`, description: `"${label}" was ${status}.` });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
-      void queryClient.invalidateQueries({ queryKey: itemKey(kind, id) });
-    },
+  const review = useReview(kind, id, {
+    onSuccess: (_result, status) => toast({ title: `${Noun} updated`, description: `"${label}" was ${status}.` }),
     onError: (error) => {
       toast({ title: 'Error', description: `Failed to update ${noun}: ${error.message}`, variant: 'destructive' });
     },
@@ -53,7 +45,7 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
         <button
           type="button"
           disabled={review.isPending}
-          onClick={() => review.mutate('approved')}
+          onClick={() => review.mutate({ status: 'approved', notes: notes.trim() })}
           className="inline-flex items-center rounded-full bg-emerald-700 px-5 py-2 font-semibold text-white transition hover:bg-emerald-800 disabled:opacity-50"
         >
           Approve
@@ -61,7 +53,7 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
         <button
           type="button"
           disabled={review.isPending}
-          onClick={() => review.mutate('rejected')}
+          onClick={() => review.mutate({ status: 'rejected', notes: notes.trim() })}
           className="inline-flex items-center rounded-full bg-rose-600 px-5 py-2 font-semibold text-white transition hover:bg-rose-700 disabled:opacity-50"
         >
           Reject

@@ -1,17 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { chainStatusOptions, verifyChain } from '../../../queries/audit.ts';
+import { useQuery } from '@tanstack/react-query';
+import { chainStatusOptions, useVerifyChain } from '../../../queries/audit.ts';
 import { formatTime } from './describe.ts';
 
 const short = (hash: string) => `${hash.slice(0, 10)}…${hash.slice(-6)}`;
 
 /** The chain's state: the sealed head, the head anchored outside the database, verify now, export. */
 export function ChainStatus() {
-  const queryClient = useQueryClient();
   const status = useQuery(chainStatusOptions());
-  const verify = useMutation({
-    mutationFn: verifyChain,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['audit', 'status'] }),
-  });
+  const verify = useVerifyChain();
   const result = verify.data;
   const s = status.data;
 

@@ -1,25 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { erasePersonalData, type EraseKind } from '../../../queries/audit.ts';
+import { useErasePersonalData, type EraseKind } from '../../../queries/audit.ts';
 
 const LABELS: Record<EraseKind, string> = { email: 'Email address', address: 'Client IP address', name: 'Login name' };
 
 /** The erase command for an admin, with its result: personal data is blanked, the chain still verifies. */
 export function ErasePanel() {
-  const queryClient = useQueryClient();
   const [kind, setKind] = useState<EraseKind>('email');
   const [value, setValue] = useState('');
-  const erase = useMutation({
-    mutationFn: () => erasePersonalData(kind, value),
-    onSuccess: () => {
-      setValue('');
-      void queryClient.invalidateQueries({ queryKey: ['audit'] });
-    },
-  });
+  const erase = useErasePersonalData({ onSuccess: () => setValue('') });
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (value.trim()) erase.mutate();
+    if (value.trim()) erase.mutate({ kind, value });
   }
 
   return (

@@ -1,14 +1,11 @@
 import type { StrokeRecording } from '../../../../../contract/strokes.ts';
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
-import { artworkKeys, submitArtwork, type NewArtwork } from '../../../queries/artworks.ts';
-import { galleryKeys } from '../../../queries/gallery.ts';
+import { useSubmitArtwork } from '../../../queries/artworks.ts';
 import { serverMessageOf } from '../../../lib/api.ts';
 import { artistDetailsProblem } from '../../../lib/validation.ts';
 import { toast } from '../../../components/Toaster.tsx';
-import { AnonymousCheckbox } from '../submit/AnonymousCheckbox.tsx';
-import { TextField } from '../submit/TextField.tsx';
+import { hasContactDetails, NO_SUBMITTER, shownName, SubmitterFields } from '../submit/SubmitterFields.tsx';
+import { AboutFields, NO_ABOUT } from '../submit/AboutFields.tsx';
 import { drawingForSubmission } from './exportDrawing.ts';
 
 interface SubmitDrawingFormProps {
@@ -21,23 +18,13 @@ interface SubmitDrawingFormProps {
 
 /** The studio's side form (spec §2): it sends the drawing itself, with isFromCanvas 'true'. */
 export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawingFormProps) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [artistName, setArtistName] = useState('');
-  const [email, setEmail] = useState('');
-  const [anonymous, setAnonymous] = useState(false);
+  const [about, setAbout] = useState(NO_ABOUT);
+  const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const [preparing, setPreparing] = useState(false);
 
-  const submit = useMutation({
-    mutationFn: (artwork: NewArtwork) => submitArtwork(artwork),
-    onSuccess: async () => {
-      toast({ title: 'Success!', description: 'Your drawing has been submitted and is pending approval.' });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
-      void queryClient.invalidateQueries({ queryKey: artworkKeys.all });
-      await navigate({ to: '/gallery' });
-    },
+  const submit = useSubmitArtwork({
+    onSuccess: () =>
+      toast({ title: 'Success!', description: 'Your drawing has been submitted and is pending approval.' }),
     onError: (error) => {
       toast({
         title: 'Submission failed',
@@ -57,25 +44,25 @@ export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawing
         variant: 'destructive',
       });
     }
-    const problem = artistDetailsProblem(artistName, email);
+    const problem = artistDetailsProblem(submitter.name, submitter.email);
     if (problem) return toast({ ...problem, variant: 'destructive' });
 
     setPreparing(true);
     const imageData = await drawingForSubmission(canvas);
     setPreparing(false);
     submit.mutate({
-      title: title.trim(),
-      description: description.trim(),
+      title: about.title.trim(),
+      description: about.description.trim(),
       imageData,
-      artistName: anonymous ? 'Anonymous' : artistName.trim(),
-      email: email.trim(),
+      artistName: shownName(submitter),
+      email: submitter.email.trim(),
       isFromCanvas: 'true',
       strokes: strokes?.() ?? undefined,
     });
   }
 
   const busy = preparing || submit.isPending;
-  const ready = hasContent && artistName.trim() !== '' && email.trim() !== '' && !busy;
+  const ready = hasContent && hasContactDetails(submitter) && !busy;
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="card space-y-5 p-6">
@@ -85,20 +72,15 @@ export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawing
           It appears in the gallery once it has been approved.
         </p>
       </div>
-      <TextField label="Title" value={title} onChange={setTitle} optional placeholder="Give your drawing a name" />
-      <TextField
-        label="Description"
-        value={description}
-        onChange={setDescription}
-        multiline
-        optional
-        placeholder="What did you draw?"
+      <AboutFields
+        value={about}
+        onChange={setAbout}
+        placeholders={{ title: 'Give your drawing a name', description: 'What did you draw?' }}
       />
-      <TextField label="Your Name" value={artistName} onChange={setArtistName} required autoComplete="name" />
-      <TextField label="Email Address" type="email" value={email} onChange={setEmail} required autoComplete="email" />
-      <AnonymousCheckbox
-        checked={anonymous}
-        onChange={setAnonymous}
+      <SubmitterFields
+        value={submitter}
+        onChange={setSubmitter}
+        labels={{ name: 'Your Name', email: 'Email Address' }}
         hint="Your name and email are still required for verification but will not be shown publicly."
       />
       <button type="submit" disabled={!ready} className="btn-primary w-full py-3 text-lg">

@@ -1,10 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { deleteItem } from '../../../queries/adminKey.ts';
-import { adminKeys } from '../../../queries/admin.ts';
-import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
-import { ITEM_KINDS, itemKey } from '../../../queries/itemKinds.ts';
+import { useDeleteItem } from '../../../queries/adminKey.ts';
+import type { GalleryKind } from '../../../queries/gallery.ts';
+import { ITEM_KINDS } from '../../../queries/itemKinds.ts';
 import { ShieldIcon } from '../../../components/icons.tsx';
 import { toast } from '../../../components/Toaster.tsx';
 import { HistoryLink } from '../audit/HistoryLink.tsx';
@@ -19,7 +17,6 @@ interface AdminAccessProps {
 
 /** The admin section of a detail page (spec §4): a key prompt, then delete controls. */
 export function AdminAccess({ kind, id, adminKey, onAdminKey }: AdminAccessProps) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const keyId = useId();
   const { noun, Noun } = ITEM_KINDS[kind];
@@ -31,13 +28,9 @@ export function AdminAccess({ kind, id, adminKey, onAdminKey }: AdminAccessProps
     if (!adminKey) setConfirming(false);
   }, [adminKey]);
 
-  const remove = useMutation({
-    mutationFn: (key: string) => deleteItem(kind, id, key),
+  const remove = useDeleteItem(kind, id, {
     onSuccess: async (answer) => {
       toast({ title: 'Success!', description: answer?.message ?? `${Noun} deleted` });
-      queryClient.removeQueries({ queryKey: itemKey(kind, id) });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.all });
       await navigate({ to: '/gallery' });
     },
     onError: (error) => deletionFailed(error, noun, () => onAdminKey(null)),

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { commentsKey, postComment, type NewComment } from '../../../queries/comments.ts';
-import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
+import { useAddComment } from '../../../queries/comments.ts';
+import type { GalleryKind } from '../../../queries/gallery.ts';
 import { serverMessageOf } from '../../../lib/api.ts';
 import { toast, type ToastInput } from '../../../components/Toaster.tsx';
 import { TextField } from '../submit/TextField.tsx';
@@ -19,18 +18,14 @@ const FAILED: Record<GalleryKind, string> = {
 };
 
 export function CommentForm({ kind, id }: { kind: GalleryKind; id: number }) {
-  const queryClient = useQueryClient();
   const [authorName, setAuthorName] = useState('');
   const [content, setContent] = useState('');
 
-  const add = useMutation({
-    mutationFn: (comment: NewComment) => postComment(kind, id, comment),
+  const add = useAddComment(kind, id, {
     onSuccess: () => {
       setAuthorName('');
       setContent('');
       toast({ title: 'Success!', description: 'Your comment has been added.' });
-      void queryClient.invalidateQueries({ queryKey: commentsKey(kind, id) });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
     },
     onError: (error) => {
       toast({

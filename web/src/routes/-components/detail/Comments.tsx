@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { commentsQueryOptions, type Comment } from '../../../queries/comments.ts';
-import { deleteComment } from '../../../queries/adminKey.ts';
-import { galleryKeys, type GalleryKind } from '../../../queries/gallery.ts';
+import { useDeleteComment } from '../../../queries/adminKey.ts';
+import type { GalleryKind } from '../../../queries/gallery.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { CommentIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
@@ -18,22 +18,16 @@ interface CommentsProps {
 }
 
 export function Comments({ kind, id, adminKey, onInvalidKey }: CommentsProps) {
-  const queryClient = useQueryClient();
   const comments = useQuery(commentsQueryOptions(kind, id));
 
-  const remove = useMutation({
-    mutationFn: ({ comment, key }: { comment: Comment; key: string }) => deleteComment(kind, comment.id, key),
-    onSuccess: (answer) => {
-      toast({ title: answer?.message ?? 'Comment deleted successfully' });
-      void queryClient.invalidateQueries({ queryKey: commentsQueryOptions(kind, id).queryKey });
-      void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
-    },
+  const remove = useDeleteComment(kind, id, {
+    onSuccess: (answer) => toast({ title: answer?.message ?? 'Comment deleted successfully' }),
     onError: (error) => deletionFailed(error, 'comment', onInvalidKey),
   });
 
   function deleteSelected(comment: Comment | undefined) {
     if (!comment) return toast({ title: 'No comment selected', variant: 'destructive' });
-    if (adminKey) remove.mutate({ comment, key: adminKey });
+    if (adminKey) remove.mutate({ commentId: comment.id, adminKey });
   }
 
   const list = comments.data ?? [];

@@ -1,21 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { likeCountText, likeQueryOptions, toggleLike, type LikeState } from '../../../queries/likes.ts';
-import { patchGalleryItem, type GalleryKind } from '../../../queries/gallery.ts';
+import { useQuery } from '@tanstack/react-query';
+import { likeCountText, likeQueryOptions, useToggleLike, type LikeState } from '../../../queries/likes.ts';
+import type { GalleryKind } from '../../../queries/gallery.ts';
 import { HeartIcon } from '../../../components/icons.tsx';
 import { toast } from '../../../components/Toaster.tsx';
 
 /** The detail-page like: toggles between Like and Liked, with '1 like' / 'N likes' beside it (spec §4). */
 export function LikeToggle({ kind, id }: { kind: GalleryKind; id: number }) {
-  const queryClient = useQueryClient();
   const likes = useQuery(likeQueryOptions(kind, id));
   const state: LikeState = likes.data ?? { liked: false, count: 0 };
 
-  const toggle = useMutation({
-    mutationFn: () => toggleLike(kind, id, state),
-    onSuccess: (next) => {
-      queryClient.setQueryData(likeQueryOptions(kind, id).queryKey, next);
-      patchGalleryItem(queryClient, kind, id, { likeCount: next.count });
-    },
+  const toggle = useToggleLike(kind, id, {
     onError: () => {
       toast({ title: 'Error', description: 'Failed to update like. Please try again.', variant: 'destructive' });
     },
@@ -25,7 +19,7 @@ export function LikeToggle({ kind, id }: { kind: GalleryKind; id: number }) {
     <div className="flex items-center gap-3">
       <button
         type="button"
-        onClick={() => toggle.mutate()}
+        onClick={() => toggle.mutate(state)}
         disabled={likes.isPending || toggle.isPending}
         aria-pressed={state.liked}
         className={`inline-flex items-center gap-2 rounded-full border px-5 py-2 font-semibold transition disabled:cursor-wait disabled:opacity-70 ${

@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useFilePicker } from './useFilePicker.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { CloseIcon, FilmIcon, MusicIcon, UploadIcon } from '../../../components/icons.tsx';
 
@@ -17,42 +17,21 @@ interface MediaUploadBoxProps {
 }
 
 export function MediaUploadBox({ state, onFile, onRetry, onRemove }: MediaUploadBoxProps) {
-  const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
-  const browse = () => input.current?.click();
   const busy = state.status === 'uploading';
-
-  function onDrop(event: DragEvent<HTMLDivElement>) {
-    event.preventDefault();
-    setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file && !busy) onFile(file);
-  }
+  const { browse, dragging, input, dropZone } = useFilePicker({
+    accept: 'video/*,audio/*,.mp4,.mov,.avi,.mp3,.wav,.m4a',
+    label: 'Video or audio file',
+    onFile,
+    disabled: busy,
+  });
 
   return (
     <div>
-      <input
-        ref={input}
-        type="file"
-        accept="video/*,audio/*,.mp4,.mov,.avi,.mp3,.wav,.m4a"
-        aria-label="Video or audio file"
-        className="sr-only"
-        tabIndex={-1}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) onFile(file);
-          event.target.value = '';
-        }}
-      />
+      <input {...input} />
       {/* Clicking anywhere in the box browses too; the button is the keyboard path. */}
       <div
         onClick={busy ? undefined : browse}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...dropZone}
         className={`flex flex-col items-center justify-center rounded-2xl border-2 border-dashed px-6 py-12 text-center transition ${
           busy ? 'cursor-progress' : 'cursor-pointer'
         } ${

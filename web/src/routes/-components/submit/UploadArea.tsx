@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useFilePicker } from './useFilePicker.ts';
 import { CloseIcon, UploadIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 
@@ -11,32 +11,15 @@ interface UploadAreaProps {
 }
 
 export function UploadArea({ preview, fileName, processing, onFile, onRemove }: UploadAreaProps) {
-  const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
-  const browse = () => input.current?.click();
-
-  function onDrop(event: DragEvent<HTMLDivElement>) {
-    event.preventDefault();
-    setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file) onFile(file);
-  }
+  const { browse, dragging, input, dropZone } = useFilePicker({
+    accept: 'image/jpeg,image/png,image/gif,image/*',
+    label: 'Artwork image',
+    onFile,
+  });
 
   return (
     <div>
-      <input
-        ref={input}
-        type="file"
-        accept="image/jpeg,image/png,image/gif,image/*"
-        aria-label="Artwork image"
-        className="sr-only"
-        tabIndex={-1}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          if (file) onFile(file);
-          event.target.value = '';
-        }}
-      />
+      <input {...input} />
       {preview ? (
         <div className="card overflow-hidden">
           <div className="flex justify-center bg-stone-100 dark:bg-stone-950">
@@ -58,12 +41,7 @@ export function UploadArea({ preview, fileName, processing, onFile, onRemove }: 
         // Clicking anywhere in the drop zone browses too; the button is the keyboard path.
         <div
           onClick={browse}
-          onDragOver={(event) => {
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
+          {...dropZone}
           className={`flex cursor-pointer flex-col items-center justify-center rounded-2xl border-2 border-dashed px-6 py-14 text-center transition ${
             dragging
               ? 'border-rose-400 bg-rose-50 dark:bg-rose-950/30'
