@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN } from '#contract/email.ts';
 
 /** An optional free-text field: trimmed, and blank becomes null. */
 export const optionalText = (max: number) =>
@@ -10,7 +11,11 @@ export const optionalText = (max: number) =>
 
 /** A required email of at most 255 characters, refused with the form's own message. */
 export const emailField = (message: string) =>
-  z.string({ error: message }).trim().max(255, 'Email must be 255 characters or fewer').pipe(z.email(message));
+  z
+    .string({ error: message })
+    .trim()
+    .max(255, 'Email must be 255 characters or fewer')
+    .pipe(z.string().regex(EMAIL_PATTERN, message));
 
 /** Spec §5: an artist name of at least 2 characters, 'Artist name is required'. */
 export const artistName = z

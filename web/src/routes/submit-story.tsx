@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useSubmitStory } from '../queries/stories.ts';
 import { tributeQueryOptions } from '../queries/tribute.ts';
-import { isValidEmail } from '../lib/validation.ts';
+import { isValidEmail } from '../../../contract/email.ts';
 import { toast } from '../components/Toaster.tsx';
 import { TextField } from './-components/submit/TextField.tsx';
 import { NO_SUBMITTER, shownName, SubmitterFields, type Submitter } from './-components/submit/SubmitterFields.tsx';
