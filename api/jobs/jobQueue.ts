@@ -61,7 +61,10 @@ export class JobQueue {
       for (const name of JOB_NAMES) {
         const handler = handlers[name] as (data: unknown) => Promise<void>;
         if (typeof handler !== 'function') throw new Error(`no handler for job ${name}; refusing to start`);
-        await boss.work<unknown>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
+        // A NOTIFY wakes one fetch of one job; jobs sent while the worker was busy would otherwise
+        // wait for pg-boss's 30 s backstop poll. Poll every second even with LISTEN/NOTIFY on.
+        const polling = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 };
+        await boss.work<unknown>(name, polling, async (jobs) => {
           for (const job of jobs) await handler(job.data);
         });
       }
