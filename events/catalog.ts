@@ -1,3 +1,4 @@
+import type { DescribedEventType } from '#contract/eventTypes.ts';
 import { artworkEvents } from './artworks/artwork.ts';
 import { engagementEvents } from './engagement/engagement.ts';
 import { mediaEvents } from './media/media.ts';
@@ -18,3 +19,7 @@ export const allEvents = [
 export const registry = new EventRegistry(allEvents);
 export type DomainEvent = EventOf<(typeof allEvents)[number]>;
 export type EventType = DomainEvent['type'];
+
+/** Fails to compile when a registered type has no words in the audit console (contract/eventTypes.ts). */
+type Undescribed = Exclude<EventType, DescribedEventType>;
+export const everyTypeDescribed: [Undescribed] extends [never] ? true : Undescribed = true;

@@ -1,26 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { EVENT_GROUPS } from '../../../../../contract/eventTypes.ts';
 import { eventStreamOptions, type EventFilters } from '../../../queries/audit.ts';
 import { describeActor, describeType, formatTime, itemOf, noteOf } from './describe.ts';
-
-const TYPES = [
-  'ArtworkSubmitted',
-  'ArtworkApproved',
-  'ArtworkRejected',
-  'ArtworkArchived',
-  'ArtworkDeleted',
-  'StorySubmitted',
-  'StoryApproved',
-  'StoryRejected',
-  'MediaSubmitted',
-  'MediaApproved',
-  'MediaRejected',
-  'ItemLiked',
-  'ItemUnliked',
-  'CommentPosted',
-  'CommentRemoved',
-];
 
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
@@ -78,10 +61,14 @@ export function EventStream() {
           </label>
           <select id="f-type" name="type" className="field" defaultValue="">
             <option value="">Any</option>
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
+            {EVENT_GROUPS.map((group) => (
+              <optgroup key={group.label} label={group.label}>
+                {Object.entries(group.words).map(([type, words]) => (
+                  <option key={type} value={type}>
+                    {words}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </select>
         </div>

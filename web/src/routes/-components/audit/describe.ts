@@ -1,32 +1,9 @@
+import { EVENT_WORDS } from '../../../../../contract/eventTypes.ts';
 import type { Actor } from '../../../queries/audit.ts';
 
-/** What an event says, in words an auditor reads at a glance. */
-const VERBS: Record<string, string> = {
-  ArtworkSubmitted: 'Artwork submitted',
-  ArtworkRenditionsMade: 'Image sizes made',
-  ArtworkApproved: 'Approved',
-  ArtworkRejected: 'Rejected',
-  ArtworkArchived: 'Archived',
-  ArtworkUnarchived: 'Restored from the archive',
-  ArtworkDeleted: 'Deleted',
-  StorySubmitted: 'Story submitted',
-  StoryApproved: 'Approved',
-  StoryRejected: 'Rejected',
-  StoryDeleted: 'Deleted',
-  MediaSubmitted: 'Media submitted',
-  MediaProcessed: 'Media processed',
-  MediaApproved: 'Approved',
-  MediaRejected: 'Rejected',
-  MediaDeleted: 'Deleted',
-  ItemLiked: 'Liked',
-  ItemUnliked: 'Like taken back',
-  ItemViewed: 'Viewed',
-  CommentPosted: 'Comment posted',
-  CommentRemoved: 'Comment removed',
-};
-
+/** What an event says, in words an auditor reads at a glance; a type this app does not know yet is split into words. */
 export function describeType(type: string): string {
-  return VERBS[type] ?? type.replace(/([a-z])([A-Z])/g, '$1 $2');
+  return (EVENT_WORDS as Record<string, string>)[type] ?? type.replace(/([a-z])([A-Z])/g, '$1 $2');
 }
 
 export function describeActor(actor: Actor): string {
