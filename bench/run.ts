@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { benchConvergence } from './convergence.ts';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
@@ -29,6 +30,8 @@ for (const [name, run] of [
   ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
   ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
   ['mural', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchMural(db.url)],
+  // starts its own database and processes; the benchmark database goes unused
+  ['convergence', () => benchConvergence()],
 ] as const) {
   if (!wanted(name)) continue;
   // each benchmark gets a database of its own, so one's data never slows another
