@@ -217,3 +217,155 @@ describe('erasing a person', () => {
     expect((await auditor('GET', '/api/admin/events/verify')).body.ok).toBe(true);
   });
 });
+
+describe('the history between two times, a page at a time', () => {
+  type Row = { seq: number; type: string; streamId: string; recordedAt: string };
+  const dbNow = async () =>
+    (
+      await t.db.pool.query<{ at: string }>(
+        `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at`,
+      )
+    ).rows[0]!.at;
+  const seqs = (body: { events: Row[] }) => body.events.map((e) => e.seq);
+  const tell = async (content: string) => {
+    const guest = client(t.url, await t.login('guest'));
+    const admin = client(t.url, await t.login('admin'));
+    const id = (await guest('POST', '/api/stories', { content, authorName: 'Tia', email: 'tia@example.com' })).body.id;
+    await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
+    expect((await guest('POST', `/api/stories/${id}/like`)).status).toBeLessThan(300);
+    await t.server.runner!.wake();
+    return `story-${id}`;
+  };
+  let before: string, between: string, after: string;
+  let early: string, late: string;
+  beforeAll(async () => {
+    before = await dbNow();
+    early = await tell('Early');
+    between = await dbNow();
+    late = await tell('Late');
+    after = await dbNow();
+  });
+
+  it('since and until keep the events recorded between them, both ends included', async () => {
+    const window = await auditor('GET', `/api/admin/events?since=${before}&until=${after}&limit=1000`);
+    const inWindow = window.body.events as Row[];
+    const which = (e: Row) => (e.streamId === early ? 'early' : e.streamId === late ? 'late' : 'engagement');
+    expect(inWindow.map((e) => `${e.type}:${which(e)}`)).toEqual([
+      'StorySubmitted:early',
+      'StoryApproved:early',
+      'ItemLiked:engagement',
+      'StorySubmitted:late',
+      'StoryApproved:late',
+      'ItemLiked:engagement',
+    ]);
+    const onlyLate = (await auditor('GET', `/api/admin/events?since=${between}&limit=1000`)).body.events as Row[];
+    expect(onlyLate.map((e) => e.type)).toEqual(['StorySubmitted', 'StoryApproved', 'ItemLiked']);
+    expect(onlyLate[0]!.streamId).toBe(late);
+    const upToBetween = (await auditor('GET', `/api/admin/events?since=${before}&until=${between}`)).body.events;
+    expect(seqs({ events: upToBetween })).toEqual(seqs({ events: inWindow.slice(0, 3) }));
+    expect((await auditor('GET', `/api/admin/events?until=${before}&limit=1000`)).body.events.length).toBeGreaterThan(
+      0,
+    );
+    expect(
+      ((await auditor('GET', `/api/admin/events?until=${before}&limit=1000`)).body.events as Row[]).every(
+        (e) => e.recordedAt <= before,
+      ),
+    ).toBe(true);
+
+    // an event's own recordedAt, as the history shows it, is inside since and until
+    const one = inWindow[3]!;
+    const exact = (await auditor('GET', `/api/admin/events?since=${one.recordedAt}&until=${one.recordedAt}`)).body;
+    expect(seqs(exact)).toEqual([one.seq]);
+    // another offset names the same instant
+    const shifted = new Date(Date.parse(between) + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    const viaOffset = (await auditor('GET', `/api/admin/events?since=${encodeURIComponent(shifted)}&limit=1000`)).body;
+    expect(seqs(viaOffset)).toEqual(seqs({ events: onlyLate }));
+    expect(
+      (await auditor('GET', `/api/admin/events?since=${after}&until=${before}`)).body.events,
+      'until before since',
+    ).toEqual([]);
+    expect((await auditor('GET', `/api/admin/events?since=${after}`)).body).toEqual({ events: [], next: null });
+  });
+
+  it('refuses times that are not ISO dates and times with a zone', async () => {
+    for (const bad of ['yesterday', '2026-01-01', '2026-01-01T10:00:00']) {
+      for (const key of ['since', 'until']) {
+        const res = await auditor('GET', `/api/admin/events?${key}=${bad}`);
+        expect(res.status, `${key}=${bad}`).toBe(400);
+        expect(JSON.stringify(res.body)).toContain(`${key} must be an ISO date and time`);
+      }
+    }
+  });
+
+  it('pages forward with after and next, and back with before, over the same events', async () => {
+    const all = seqs((await auditor('GET', '/api/admin/events?limit=1000')).body);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+
+    const forward: number[] = [];
+    const nexts: (number | null)[] = [];
+    for (let cursor = 0; ;) {
+      const page = (await auditor('GET', `/api/admin/events?after=${cursor}&limit=3`)).body;
+      expect(page.events.length).toBeLessThanOrEqual(3);
+      forward.push(...seqs(page));
+      nexts.push(page.next);
+      if (page.next === null) break;
+      expect(page.next).toBe(page.events.at(-1).seq);
+      cursor = page.next;
+    }
+    expect(forward).toEqual(all);
+    expect(nexts.filter((n) => n === null)).toHaveLength(1);
+
+    const backward: number[] = [];
+    for (let cursor: number | undefined; ;) {
+      const page = (
+        await auditor('GET', `/api/admin/events?order=desc&limit=3${cursor === undefined ? '' : `&before=${cursor}`}`)
+      ).body;
+      backward.push(...seqs(page));
+      if (page.next === null) break;
+      expect(page.next).toBe(page.events.at(-1).seq);
+      cursor = page.next;
+    }
+    expect(backward).toEqual([...all].reverse());
+
+    // after and before together are an open window; past the head there is nothing
+    expect(seqs((await auditor('GET', '/api/admin/events?after=2&before=6')).body)).toEqual([3, 4, 5]);
+    expect((await auditor('GET', `/api/admin/events?after=${all.at(-1)}`)).body).toEqual({ events: [], next: null });
+  });
+
+  it('pages a filtered stream by the seqs of what matched', async () => {
+    const likes = (await auditor('GET', '/api/admin/events?type=ItemLiked&limit=1000')).body.events as Row[];
+    expect(likes.length).toBeGreaterThanOrEqual(3);
+    const first = (await auditor('GET', '/api/admin/events?type=ItemLiked&order=desc&limit=2')).body;
+    expect(seqs(first)).toEqual(
+      likes
+        .slice(-2)
+        .map((e) => e.seq)
+        .reverse(),
+    );
+    expect(first.next).toBe(likes.at(-2)!.seq);
+    const second = (await auditor('GET', `/api/admin/events?type=ItemLiked&order=desc&limit=2&before=${first.next}`))
+      .body;
+    expect(second.events.every((e: Row) => e.type === 'ItemLiked')).toBe(true);
+    expect(seqs(second)).toEqual(
+      likes
+        .slice(-4, -2)
+        .map((e) => e.seq)
+        .reverse(),
+    );
+  });
+
+  it('refuses cursors and limits that are not seqs or in range', async () => {
+    for (const [query, message] of [
+      ['after=-1', 'after must be a seq'],
+      ['after=x', 'after must be a seq'],
+      ['before=1.5', 'before must be a seq'],
+      ['limit=0', ''],
+      ['limit=1001', ''],
+      ['order=sideways', "order must be 'asc' or 'desc'"],
+    ] as const) {
+      const res = await auditor('GET', `/api/admin/events?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(message);
+    }
+  });
+});
