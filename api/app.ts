@@ -4,33 +4,33 @@ import { randomUUID } from 'node:crypto';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express from 'express';
-import { adminRoutes } from '../admin/routes.ts';
-import { artworkRoutes } from '../artworks/routes.ts';
-import { auditorsOnlyRead, loadSession, requireSession } from '../auth/middleware.ts';
-import { authRoutes } from '../auth/routes.ts';
-import type { Deps } from '../deps.ts';
-import { engagementRoutes } from '../engagement/routes.ts';
-import { galleryRoutes } from '../gallery/routes.ts';
-import { imageRoutes } from '../images/routes.ts';
-import { historyRoutes } from '../history/routes.ts';
-import { apiGuards } from '../limits/guards.ts';
-import { mediaRoutes } from '../media/routes.ts';
-import { muralRoutes } from '../mural/routes.ts';
-import { healthRoutes } from '../observability/health.ts';
-import { httpMetrics } from '../observability/metrics.ts';
-import { requestContext } from '../observability/requestContext.ts';
-import { requestLog } from '../observability/requestLog.ts';
-import { showRoutes } from '../show/routes.ts';
-import { strokeRoutes } from '../show/strokes.ts';
-import { storyRoutes } from '../stories/routes.ts';
-import { errorHandler, HttpError } from './errors.ts';
-import { securityHeaders } from './securityHeaders.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { artworkRoutes } from './artworks/routes.ts';
+import { auditorsOnlyRead, loadSession, requireSession } from './auth/middleware.ts';
+import { authRoutes } from './auth/routes.ts';
+import type { Deps } from './deps.ts';
+import { engagementRoutes } from './engagement/routes.ts';
+import { galleryRoutes } from './gallery/routes.ts';
+import { imageRoutes } from './images/routes.ts';
+import { historyRoutes } from './history/routes.ts';
+import { apiGuards } from './limits/guards.ts';
+import { mediaRoutes } from './media/routes.ts';
+import { muralRoutes } from './mural/routes.ts';
+import { healthRoutes } from './observability/health.ts';
+import { httpMetrics } from './observability/metrics.ts';
+import { requestContext } from './observability/requestContext.ts';
+import { requestLog } from './observability/requestLog.ts';
+import { showRoutes } from './show/routes.ts';
+import { strokeRoutes } from './show/strokes.ts';
+import { storyRoutes } from './stories/routes.ts';
+import { errorHandler, HttpError } from './http/errors.ts';
+import { securityHeaders } from './http/securityHeaders.ts';
 
 const LARGE_BODIES = new Set(['POST /artworks']);
 /** The only calls answered without a session (CONTRACT §2). */
 const PUBLIC_CALLS = new Set(['POST /auth/login', 'POST /auth/riddle', 'GET /gate']);
 
-export const WEB_DIR = path.resolve(import.meta.dirname, '../../dist/web');
+export const WEB_DIR = path.resolve(import.meta.dirname, '../dist/web');
 
 /** Public routes first; everything else under /api needs a session. */
 export function createApp(deps: Deps) {

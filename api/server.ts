@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { migrate } from '#db/migrate.ts';
 import { createPool, openDatabase } from '#db/postgres.ts';
 import type { Deps } from './deps.ts';
-import { createApp } from './http/app.ts';
+import { createApp } from './app.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/jobQueue.ts';
 import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';

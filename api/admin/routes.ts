@@ -5,7 +5,7 @@ import { findItem, listArchived, listPending, toView, type Kind } from '#project
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
-import { requireAdminKey } from '../http/adminKey.ts';
+import { requireAdminKey } from '../auth/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { secretsEqual } from '../auth/sessions.ts';
+import { secretsEqual } from './sessions.ts';
 import type { SecretLimits } from '../limits/limits.ts';
 import { securityEvent } from '../limits/securityLog.ts';
 import type { PersonalData } from '../personalData.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
 
 /** What createApp leaves in app.locals for the admin-key check: its limits and the event log. */
 export interface AdminKeyGuard {

@@ -14,7 +14,7 @@ import { findItem, type Kind } from '#projections/catalog/items.ts';
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
-import { requireAdminKey } from '../http/adminKey.ts';
+import { requireAdminKey } from '../auth/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';

@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
-import { SELECT_CHAIN_EVENTS, exportNdjson, toChainEvent, type ChainEventRow } from '#events/export.ts';
+import { exportNdjson } from '#events/export.ts';
+import { chainHead, itemHistory, readHistory } from '#events/history.ts';
 import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
 import { listQuarantined } from '#projections/quarantine.ts';
 import { requireRole } from '../auth/middleware.ts';
@@ -54,28 +55,7 @@ export function historyRoutes(deps: Deps) {
 
   router.get('/admin/events', auditors, async (req, res) => {
     const q = parseInput(Page, req.query);
-    const desc = q.order === 'desc';
-    const { rows } = await deps.pool.query<ChainEventRow>(
-      `${SELECT_CHAIN_EVENTS}
-       WHERE ($1::bigint IS NULL OR c.seq > $1) AND ($2::bigint IS NULL OR c.seq < $2)
-         AND ($3::text IS NULL OR e.stream_id = $3) AND ($4::text IS NULL OR e.type = $4)
-         AND ($5::text IS NULL OR e.stream_id LIKE $5 || '-%' OR e.data->>'kind' = $5)
-         AND ($6::text IS NULL OR lower(pd.value) = lower($6))
-         AND ($7::timestamptz IS NULL OR e.recorded_at >= $7) AND ($8::timestamptz IS NULL OR e.recorded_at <= $8)
-       ORDER BY c.seq ${desc ? 'DESC' : 'ASC'} LIMIT $9`,
-      [
-        q.after ?? null,
-        q.before ?? null,
-        q.stream ?? null,
-        q.type ?? null,
-        q.kind ?? null,
-        q.actor ?? null,
-        q.since ?? null,
-        q.until ?? null,
-        q.limit,
-      ],
-    );
-    res.json({ events: rows.map(toChainEvent), next: rows.length === q.limit ? rows.at(-1)!.seq : null });
+    res.json(await readHistory(deps.pool, q));
   });
 
   router.get('/admin/events/verify', auditors, async (_req, res) => {
@@ -87,15 +67,8 @@ export function historyRoutes(deps: Deps) {
    * events a projection could not read and set aside.
    */
   router.get('/admin/events/status', auditors, async (_req, res) => {
-    const { rows } = await deps.pool.query<{ seq: number | null; hash: string | null; unsealed: number }>(
-      `SELECT h.seq, h.hash,
-         (SELECT count(*)::int FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_chain c WHERE c.position = e.position)) AS unsealed
-       FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT seq, hash FROM event_chain ORDER BY seq DESC LIMIT 1) h ON true`,
-    );
-    const row = rows[0]!;
     res.json({
-      head: row.seq === null ? null : { seq: row.seq, hash: row.hash },
-      unsealed: row.unsealed,
+      ...(await chainHead(deps.pool)),
       anchor: (await anchors.latest()) ?? null,
       anchoredIn: anchors.where,
       quarantined: await listQuarantined(deps.pool, 20),
@@ -127,20 +100,12 @@ export function historyRoutes(deps: Deps) {
     const id = idParam(req.params.id as string);
     if (!entry || !id) throw notFound('Item');
     const kind = entry[0] as Kind;
-    // the item's own stream, and the comments and likes that name it
-    const { rows } = await deps.pool.query<ChainEventRow>(
-      `${SELECT_CHAIN_EVENTS}
-       WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
-      [entry[1].stream(id), kind, String(id)],
-    );
-    if (rows.length === 0) throw notFound(KINDS[kind].label);
+    const events = await itemHistory(deps.pool, entry[1].stream(id), kind, id);
+    if (events.length === 0) throw notFound(KINDS[kind].label);
     const row = await findItem(deps.pool, kind, id, { admin: true });
     res.json({
       item: row ? toView(row, { admin: req.session!.role === 'admin' }) : null,
-      events: rows.map((r) => {
-        const e = toChainEvent(r);
-        return { seq: e.seq, type: e.type, data: e.data, actor: e.actor, recordedAt: e.recordedAt };
-      }),
+      events,
     });
   });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeder } from '../../tests/support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { WEB_DIR } from './app.ts';
+import { WEB_DIR } from '../app.ts';
 
 describe('security headers', () => {
   let t: TestServer;
@@ -38,7 +38,9 @@ describe('security headers', () => {
     }
   });
 
-  it.skipIf(!fs.existsSync(path.join(WEB_DIR, 'index.html')))('are on the pages', async () => {
+  it('are on the pages', async () => {
+    // npm test builds the web app first; a missing build (or a wrong WEB_DIR) fails here, not silently
+    expect(fs.existsSync(path.join(WEB_DIR, 'index.html')), `${WEB_DIR}/index.html (run npm run build)`).toBe(true);
     const res = await fetch(`${t.url}/gallery`);
     expect(res.status).toBe(200);
     expectHardened(res.headers);

@@ -2,7 +2,7 @@ import { Router, type Express, type NextFunction, type Request, type Response } 
 import type { AuthDeps } from '../auth/routes.ts';
 import { Visitors } from '../auth/visitor.ts';
 import type { Deps } from '../deps.ts';
-import type { AdminKeyGuard } from '../http/adminKey.ts';
+import type { AdminKeyGuard } from '../auth/adminKey.ts';
 import { refuseCrossSite } from './crossSite.ts';
 import { limiterFactory, secretLimits, uploadsPerAddress, writeLimit } from './limits.ts';
 

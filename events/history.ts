@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import { SELECT_CHAIN_EVENTS, toChainEvent, type ChainEventRow } from './export.ts';
+
+/** What an auditor may filter the history by; every field is optional. */
+export interface HistoryFilter {
+  after?: number;
+  before?: number;
+  stream?: string;
+  type?: string;
+  kind?: string;
+  /** an actor's login name, matched without regard to case */
+  actor?: string;
+  since?: string;
+  until?: string;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+/** The sealed events in chain order (or its reverse), filtered, one page; `next` is the seq to go on from. */
+export async function readHistory(pool: pg.Pool, q: HistoryFilter) {
+  const { rows } = await pool.query<ChainEventRow>(
+    `${SELECT_CHAIN_EVENTS}
+     WHERE ($1::bigint IS NULL OR c.seq > $1) AND ($2::bigint IS NULL OR c.seq < $2)
+       AND ($3::text IS NULL OR e.stream_id = $3) AND ($4::text IS NULL OR e.type = $4)
+       AND ($5::text IS NULL OR e.stream_id LIKE $5 || '-%' OR e.data->>'kind' = $5)
+       AND ($6::text IS NULL OR lower(pd.value) = lower($6))
+       AND ($7::timestamptz IS NULL OR e.recorded_at >= $7) AND ($8::timestamptz IS NULL OR e.recorded_at <= $8)
+     ORDER BY c.seq ${q.order === 'desc' ? 'DESC' : 'ASC'} LIMIT $9`,
+    [
+      q.after ?? null,
+      q.before ?? null,
+      q.stream ?? null,
+      q.type ?? null,
+      q.kind ?? null,
+      q.actor ?? null,
+      q.since ?? null,
+      q.until ?? null,
+      q.limit,
+    ],
+  );
+  return { events: rows.map(toChainEvent), next: rows.length === q.limit ? rows.at(-1)!.seq : null };
+}
+
+/** The chain's head and how many events wait to be sealed, without walking the chain. */
+export async function chainHead(
+  pool: pg.Pool,
+): Promise<{ head: { seq: number; hash: string } | null; unsealed: number }> {
+  const { rows } = await pool.query<{ seq: number | null; hash: string | null; unsealed: number }>(
+    `SELECT h.seq, h.hash,
+       (SELECT count(*)::int FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_chain c WHERE c.position = e.position)) AS unsealed
+     FROM (SELECT 1) one LEFT JOIN LATERAL (SELECT seq, hash FROM event_chain ORDER BY seq DESC LIMIT 1) h ON true`,
+  );
+  const row = rows[0]!;
+  return { head: row.seq === null ? null : { seq: row.seq, hash: row.hash! }, unsealed: row.unsealed };
+}
+
+/** One item's timeline: its own stream, and the comments and likes that name it, in chain order. */
+export async function itemHistory(pool: pg.Pool, stream: string, kind: string, id: number) {
+  const { rows } = await pool.query<ChainEventRow>(
+    `${SELECT_CHAIN_EVENTS}
+     WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
+    [stream, kind, String(id)],
+  );
+  return rows.map((r) => {
+    const e = toChainEvent(r);
+    return { seq: e.seq, type: e.type, data: e.data, actor: e.actor, recordedAt: e.recordedAt };
+  });
+}
