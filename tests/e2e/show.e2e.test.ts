@@ -144,7 +144,7 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
 
   it("records a drawing's strokes in /create and replays them in the show, ending on the submitted image", async () => {
     await seed.admin('POST', '/api/show', { action: 'stop' });
-    // draw three strokes and a rectangle in the studio, and send the drawing
+    // draw three strokes in two colours in the studio, and send the drawing
     const studio = await open('guest', '/create', { viewport: { width: 1280, height: 1000 } });
     const canvasBox = async () => (await studio.getByRole('img', { name: 'Drawing canvas' }).boundingBox())!;
     await studio.locator('canvas.upper-canvas').waitFor({ timeout: 15_000 });
@@ -184,6 +184,18 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
     await seed.admin('PATCH', `/api/admin/artworks/${id}`, { status: 'approved' });
 
     const screen = await open('guest', '/reveal', { viewport: { width: 1280, height: 800 } });
+    // the replay's last frame, copied when its last stroke is drawn: right after, StrokeReplay lays the
+    // submitted image over the canvas, so the canvas at 'done' would match the image whatever the replay drew
+    await screen.evaluate(() => {
+      document.addEventListener('strokes-drawn', (event) => {
+        const c = event.target as HTMLCanvasElement;
+        const copy = document.createElement('canvas');
+        copy.width = c.width;
+        copy.height = c.height;
+        copy.getContext('2d')!.drawImage(c, 0, 0);
+        (window as unknown as { __lastFrame: HTMLCanvasElement }).__lastFrame = copy;
+      });
+    });
     await seed.admin('POST', '/api/show', { action: 'start' });
     await seed.admin('POST', '/api/show', { action: 'goto', kind: 'artwork', id });
     const replay = screen.getByTestId('stroke-replay');
@@ -205,23 +217,33 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
     expect(new Set(samples).size, `ink over time: ${samples.join(', ')}`).toBeGreaterThan(1);
     expect(samples).toEqual([...samples].sort((a, b) => a - b));
     await expect.poll(() => replay.getAttribute('data-replayed'), { timeout: 20_000 }).toBe('done');
-    // it ends equal to the submitted image, pixel for pixel
-    const same = await replay.evaluate(async (c: HTMLCanvasElement, url: string) => {
+    // the replay's own last frame matches the submitted image: the replay approximates Fabric's
+    // rendering (curves, anti-aliased edges) and the display image is re-encoded, so a pixel counts as
+    // different when a channel is off by more than 64, and under 0.5% of them may be (leaving out the
+    // last stroke alone makes about 2% differ)
+    const { differ, total } = await screen.evaluate(async (url: string) => {
+      const frame = (window as unknown as { __lastFrame?: HTMLCanvasElement }).__lastFrame;
+      if (!frame) return { differ: -1, total: 0 };
       const image = new Image();
       image.src = url;
       await image.decode();
       const ref = document.createElement('canvas');
-      ref.width = c.width;
-      ref.height = c.height;
+      ref.width = frame.width;
+      ref.height = frame.height;
       const r = ref.getContext('2d')!;
-      r.drawImage(image, 0, 0, c.width, c.height);
-      const a = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      const b = r.getImageData(0, 0, c.width, c.height).data;
+      r.drawImage(image, 0, 0, frame.width, frame.height);
+      const a = frame.getContext('2d')!.getImageData(0, 0, frame.width, frame.height).data;
+      const b = r.getImageData(0, 0, frame.width, frame.height).data;
       let differ = 0;
-      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
-      return differ;
+      for (let i = 0; i < a.length; i += 4) {
+        const off = Math.max(Math.abs(a[i]! - b[i]!), Math.abs(a[i + 1]! - b[i + 1]!), Math.abs(a[i + 2]! - b[i + 2]!));
+        if (off > 64) differ++;
+      }
+      return { differ, total: a.length / 4 };
     }, `/api/artworks/${id}/image/display`);
-    expect(same).toBe(0);
+    console.log(`replay's last frame against the submitted image: ${differ} of ${total} pixels differ`);
+    expect(differ, 'the last frame was captured').toBeGreaterThanOrEqual(0);
+    expect(differ / total).toBeLessThan(0.005);
     await screen.screenshot({ path: `${SCREENS}/show-replay-desktop-light.png` });
     await seed.admin('POST', '/api/show', { action: 'stop' });
 

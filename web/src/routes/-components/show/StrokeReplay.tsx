@@ -16,6 +16,9 @@ export function strokesQueryOptions(artworkId: number) {
   };
 }
 
+/** Fired on the canvas when the last stroke is drawn, just before the submitted image is laid over it. */
+export const STROKES_DRAWN = 'strokes-drawn';
+
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**
@@ -60,6 +63,9 @@ export function StrokeReplay({
         frame = requestAnimationFrame(step);
         return;
       }
+      // The strokes alone are on the canvas for this one task: a listener (the e2e test) may read
+      // them now, to check the replay against the submitted picture before that picture covers it.
+      ctx.canvas.dispatchEvent(new Event(STROKES_DRAWN, { bubbles: true }));
       // settle on the submitted picture itself
       const image = new Image();
       image.onload = () => {
