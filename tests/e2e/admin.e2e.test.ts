@@ -209,4 +209,30 @@ describe('admin review panel', () => {
     await tab(page, 'Media').click();
     await visible(page.getByText('503: Service Unavailable', { exact: true }));
   });
+
+  it("every card links to its item's history; an archived artwork's leads to its timeline", async () => {
+    await submit.artwork('Waiting Canvas');
+    await submit.story('Waiting Tale', 'Soon.');
+    const archived = await submit.archivedArtwork('Shelved Print');
+    const page = await adminPage(PHONE);
+
+    const historyOf = (text: string) => card(page, text).getByRole('link', { name: 'History' });
+    await visible(historyOf('Waiting Canvas'));
+    await tab(page, 'Stories').click();
+    await visible(historyOf('Waiting Tale'));
+    await tab(page, 'Archived').click();
+    const link = historyOf('Shelved Print');
+    await visible(link);
+    expect(await link.getAttribute('href')).toBe(`/audit?tab=timeline&kind=artwork&id=${archived}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    await link.click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/audit');
+    await visible(page.getByRole('heading', { name: `Artwork ${archived}: Shelved Print` }));
+    const timeline = page.getByRole('list', { name: 'Timeline' });
+    await visible(page.getByText(/^Now archived/));
+    await expect
+      .poll(async () => (await timeline.getByRole('listitem').allTextContents()).map((text) => text.split(' by ')[0]))
+      .toEqual(expect.arrayContaining(['Artwork submitted', 'Approved', 'Archived']));
+  });
 });

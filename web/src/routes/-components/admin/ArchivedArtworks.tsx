@@ -3,6 +3,7 @@ import { archivedArtworksQueryOptions, useRestoreArtwork } from '../../../querie
 import type { Artwork } from '../../../queries/artworks.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
+import { HistoryLink } from '../audit/HistoryLink.tsx';
 import { AdminList } from './AdminList.tsx';
 
 export function ArchivedArtworks() {
@@ -37,9 +38,12 @@ function ArchivedArtworkCard({ artwork }: { artwork: Artwork }) {
         <p className="text-sm text-stone-600 dark:text-stone-400">By {artwork.artistName}</p>
         <p className="text-xs text-stone-500">Archived {formatDate(artwork.archivedAt ?? artwork.createdAt)}</p>
       </div>
-      <button type="button" onClick={() => restore.mutate()} disabled={restore.isPending} className="btn-secondary">
-        Restore
-      </button>
+      <div className="flex shrink-0 flex-col items-end gap-1 sm:flex-row sm:items-center sm:gap-2">
+        <button type="button" onClick={() => restore.mutate()} disabled={restore.isPending} className="btn-secondary">
+          Restore
+        </button>
+        <HistoryLink kind="artwork" id={artwork.id} />
+      </div>
     </li>
   );
 }
