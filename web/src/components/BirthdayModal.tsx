@@ -28,39 +28,38 @@ interface BirthdayModalProps {
 /** Shown once after a guest login within the celebration window; the gallery opens when it closes. */
 export function BirthdayModal({ name, onEnter }: BirthdayModalProps) {
   return (
-    <>
-      <Modal
-        title={
-          <span className="block bg-gradient-to-r from-amber-500 via-rose-500 to-fuchsia-500 bg-clip-text text-4xl tracking-wide text-transparent sm:text-5xl">
-            HAPPY BIRTHDAY
+    <Modal
+      title={
+        <span className="block bg-gradient-to-r from-amber-500 via-rose-500 to-fuchsia-500 bg-clip-text text-4xl tracking-wide text-transparent sm:text-5xl">
+          HAPPY BIRTHDAY
+        </span>
+      }
+      opaque
+      className="max-w-xl text-center"
+    >
+      <p className="mt-2 font-display text-3xl font-semibold text-stone-800 dark:text-amber-100">{name}!</p>
+      <p className="mt-4 text-lg text-stone-600 dark:text-stone-300">
+        Everyone has been secretly making something special for you. Come and see what your friends created.
+      </p>
+      <div className="my-6 flex justify-center gap-4" aria-hidden="true">
+        {[
+          [CAKE, 'from-amber-400 to-orange-500'],
+          [GIFT, 'from-rose-400 to-pink-500'],
+          [SPARKLES, 'from-fuchsia-400 to-purple-500'],
+        ].map(([d, tint]) => (
+          <span
+            key={d}
+            className={`flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br ${tint} text-white shadow-md`}
+          >
+            <LineIcon d={d!} className="h-7 w-7" />
           </span>
-        }
-        opaque
-        className="max-w-xl text-center"
-      >
-        <p className="mt-2 font-display text-3xl font-semibold text-stone-800 dark:text-amber-100">{name}!</p>
-        <p className="mt-4 text-lg text-stone-600 dark:text-stone-300">
-          Everyone has been secretly making something special for you. Come and see what your friends created.
-        </p>
-        <div className="my-6 flex justify-center gap-4" aria-hidden="true">
-          {[
-            [CAKE, 'from-amber-400 to-orange-500'],
-            [GIFT, 'from-rose-400 to-pink-500'],
-            [SPARKLES, 'from-fuchsia-400 to-purple-500'],
-          ].map(([d, tint]) => (
-            <span
-              key={d}
-              className={`flex h-14 w-14 items-center justify-center rounded-2xl bg-gradient-to-br ${tint} text-white shadow-md`}
-            >
-              <LineIcon d={d!} className="h-7 w-7" />
-            </span>
-          ))}
-        </div>
-        <button type="button" onClick={onEnter} autoFocus className="btn-primary w-full py-3 text-lg">
-          Enter the Birthday Gallery!
-        </button>
-      </Modal>
+        ))}
+      </div>
+      <button type="button" onClick={onEnter} data-autofocus className="btn-primary w-full py-3 text-lg">
+        Enter the Birthday Gallery!
+      </button>
+      {/* inside the dialog: nothing outside it can be drawn above the modal's top layer */}
       <Confetti pieces={80} durationMs={4000} />
-    </>
+    </Modal>
   );
 }

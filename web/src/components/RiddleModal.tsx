@@ -65,7 +65,7 @@ export function RiddleModal({ question, onLoggedIn }: RiddleModalProps) {
             type="text"
             autoComplete="off"
             autoCapitalize="none"
-            autoFocus
+            data-autofocus
             value={answer}
             onChange={(event) => setAnswer(event.target.value)}
             className="field"
