@@ -130,6 +130,31 @@ describe('the mural, three screens at once', () => {
     for (const y of [300, 400, 500]) await shows(phone, { x: 350, y }, GREEN);
     await expect.poll(() => strokeCount(phone), { timeout: 10_000 }).toBe(await strokeCount(admin));
 
+    // a moderator taps a guest's stroke off the mural: gone on every screen, the rest untouched
+    await pick(desk, 'Red');
+    await drawWithMouse(desk, { x: 1200, y: 700 }, { x: 1500, y: 700 });
+    for (const page of [desk, phone, admin]) await shows(page, { x: 1350, y: 700 }, RED);
+    const removeMode = admin.getByRole('button', { name: 'Remove strokes' });
+    await removeMode.click();
+    await expect.poll(() => removeMode.getAttribute('aria-pressed')).toBe('true');
+    const tap = await toPage(admin, { x: 1350, y: 704 });
+    await admin.mouse.click(tap.x, tap.y);
+    for (const page of [admin, desk, phone]) {
+      await shows(page, { x: 1350, y: 700 }, WHITE);
+      await shows(page, { x: 1000, y: 400 }, BLUE);
+      await shows(page, { x: 350, y: 400 }, GREEN);
+    }
+    await expect.poll(() => admin.getByText(/Stroke \d+ removed\./).isVisible()).toBe(true);
+    await removeMode.click();
+    // and, from the keyboard, the newest stroke: here the phone's
+    await pick(phone, 'Red');
+    await drawByTouch(phone, { x: 1200, y: 120 }, { x: 1500, y: 120 });
+    for (const page of [desk, admin]) await shows(page, { x: 1350, y: 120 }, RED);
+    await admin.getByRole('button', { name: 'Remove newest stroke' }).focus();
+    await admin.keyboard.press('Enter');
+    for (const page of [phone, desk, admin]) await shows(page, { x: 1350, y: 120 }, WHITE);
+    await expect.poll(() => strokeCount(phone), { timeout: 10_000 }).toBe(await strokeCount(admin));
+
     // screenshots to look at: desktop and phone as they are now
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const [page, name] of [

@@ -1,7 +1,13 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { MURAL_HEIGHT, MURAL_MAX_POINTS, MURAL_WIDTH, type MuralTool } from '../../../contract/mural.ts';
+import {
+  MURAL_HEIGHT,
+  MURAL_MAX_POINTS,
+  MURAL_WIDTH,
+  type MuralStroke,
+  type MuralTool,
+} from '../../../contract/mural.ts';
 import { toast } from '../components/Toaster.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { ApiError } from '../lib/api.ts';
@@ -9,6 +15,7 @@ import { OPACITY, PALETTE, SIZE } from '../lib/drawingTools.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { useLiveMessages } from '../live/connection.ts';
 import type { LiveMessage } from '../live/sequence.ts';
+import { strokeAt } from '../mural/hit.ts';
 import { MuralModel, type MuralMessage, type Paint } from '../mural/model.ts';
 import { MuralSurface, OverlaySurface } from '../mural/surface.ts';
 import {
@@ -64,6 +71,9 @@ function MuralPage() {
   const [color, setColor] = useState<string>(PALETTE[0].hex);
   const [size, setSize] = useState<number>(SIZE.initial);
   const [opacity, setOpacity] = useState<number>(OPACITY.initial);
+  // an admin's removal mode: a tap on the canvas removes the stroke under it instead of drawing
+  const [removeMode, setRemoving] = useState(false);
+  const [removed, setRemoved] = useState('');
   // what the controls show: the mural's state and whether there is anything to undo
   const [ui, setUi] = useState({ state: model.state, artworkId: model.artworkId, own: 0, busy: false });
   const refreshUi = useCallback(
@@ -76,6 +86,8 @@ function MuralPage() {
       })),
     [model],
   );
+
+  const removing = removeMode && ui.state !== 'frozen';
 
   const paintOverlay = useCallback(() => {
     frame.current = null;
@@ -173,7 +185,29 @@ function MuralPage() {
     scheduleOverlay();
   };
 
+  /** An admin removes anyone's stroke; everyone's mural drops it through `mural:stroke-removed`. */
+  const removeAny = async (stroke: MuralStroke | undefined) => {
+    if (!stroke) return setRemoved('No stroke there.');
+    try {
+      await removeStroke(stroke.id);
+      paint(model.remove(stroke.id));
+      setRemoved(`Stroke ${stroke.id} removed.`);
+    } catch (error) {
+      toast({
+        title: 'Could not remove the stroke',
+        description: error instanceof ApiError ? error.message : 'Please try again.',
+        variant: 'destructive',
+      });
+    }
+  };
+
   const onPointerDown = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    if (removing) {
+      // about 12 screen px of reach around the ink, whatever the canvas's scale: a fingertip on a phone
+      const slack = (12 * MURAL_WIDTH) / event.currentTarget.getBoundingClientRect().width;
+      void removeAny(strokeAt(model.strokes.values(), toCanvas(event), slack));
+      return;
+    }
     if (model.state !== 'open' || drawing.current || event.button > 0) return;
     event.preventDefault();
     event.currentTarget.setPointerCapture(event.pointerId);
@@ -262,7 +296,9 @@ function MuralPage() {
         ref={overlayRef}
         data-testid="mural-draw"
         aria-hidden="true"
-        className={`absolute inset-0 h-full w-full touch-none select-none ${open && !screen ? 'cursor-crosshair' : ''}`}
+        className={`absolute inset-0 h-full w-full touch-none select-none ${
+          removing ? 'cursor-pointer' : open && !screen ? 'cursor-crosshair' : ''
+        }`}
         onPointerDown={screen ? undefined : onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerEnd}
@@ -378,6 +414,32 @@ function MuralPage() {
           {ui.state === 'open' && <AdminButton label="Lock" busy={ui.busy} onClick={() => void act('lock')} />}
           {ui.state === 'locked' && <AdminButton label="Unlock" busy={ui.busy} onClick={() => void act('unlock')} />}
           {ui.state !== 'frozen' && <AdminButton label="Freeze" busy={ui.busy} onClick={() => void act('freeze')} />}
+          {ui.state !== 'frozen' && (
+            <>
+              <button
+                type="button"
+                aria-pressed={removing}
+                onClick={() => setRemoving((on) => !on)}
+                className={`rounded-lg border px-3 py-1.5 text-sm font-semibold ${
+                  removing
+                    ? 'border-rose-600 bg-rose-600 text-white'
+                    : 'border-amber-500 bg-white text-amber-800 dark:bg-stone-900 dark:text-amber-300'
+                }`}
+              >
+                Remove strokes
+              </button>
+              <button
+                type="button"
+                onClick={() => void removeAny([...model.strokes.values()].at(-1))}
+                className="rounded-lg border border-amber-500 bg-white px-3 py-1.5 text-sm font-semibold text-amber-800 disabled:opacity-40 dark:bg-stone-900 dark:text-amber-300"
+              >
+                Remove newest stroke
+              </button>
+              <span role="status" className="text-sm text-stone-700 dark:text-stone-300">
+                {removing ? `Tap a stroke to remove it. ${removed}` : removed}
+              </span>
+            </>
+          )}
           {ui.state === 'frozen' && ui.artworkId !== null && (
             <span className="text-sm text-stone-700 dark:text-stone-300">Artwork #{ui.artworkId} is in the queue.</span>
           )}
