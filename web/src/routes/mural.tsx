@@ -11,7 +11,7 @@ import {
 import { toast } from '../components/Toaster.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { ApiError } from '../lib/api.ts';
-import { OPACITY, PALETTE, SIZE } from '../lib/drawingTools.ts';
+import { OPACITY, PALETTE, SIZE } from '../drawing/tools.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { useLiveMessages } from '../live/connection.ts';
 import type { LiveMessage } from '../live/sequence.ts';
