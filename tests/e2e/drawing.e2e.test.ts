@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrowBarbs, starPoints, type Point } from '../../web/src/lib/drawingShapes.ts';
+import { arrowBarbs, starPoints, type Point } from '../../web/src/drawing/shapes.ts';
 import { launchChromium } from '../support/browser.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
 

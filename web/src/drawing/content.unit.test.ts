@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasContent } from './drawingContent.ts';
+import { hasContent } from './content.ts';
 
 const WHITE = [255, 255, 255, 255];
 

@@ -1,17 +1,10 @@
 import { Canvas, Path, type FabricObject } from 'fabric';
-import { hasContent } from './drawingContent.ts';
-import { canRedo, canUndo, current, record, redo, startHistory, undo, type DrawingHistory } from './drawingHistory.ts';
-import type { Point } from './drawingShapes.ts';
-import {
-  CANVAS_HEIGHT,
-  CANVAS_WIDTH,
-  INITIAL_STYLE,
-  isFreehand,
-  type DrawingStyle,
-  type Tool,
-} from './drawingTools.ts';
+import { hasContent } from './content.ts';
+import { canRedo, canUndo, current, record, redo, startHistory, undo, type DrawingHistory } from './history.ts';
+import type { Point } from './shapes.ts';
+import { CANVAS_HEIGHT, CANVAS_WIDTH, INITIAL_STYLE, isFreehand, type DrawingStyle, type Tool } from './tools.ts';
 import { makeBrush, makeShape, PAPER } from './fabricTools.ts';
-import { StrokeRecorder } from '../drawing/recorder.ts';
+import { StrokeRecorder } from './recorder.ts';
 import type { StrokeRecording } from '../../../contract/strokes.ts';
 
 export interface SurfaceState {

@@ -12,7 +12,7 @@ import {
   type Point,
   type SprayBrushPoint,
 } from 'fabric';
-import { arrowPath, distance, dragBox, starPoints, trianglePoints, type Point as XY } from './drawingShapes.ts';
+import { arrowPath, distance, dragBox, starPoints, trianglePoints, type Point as XY } from './shapes.ts';
 import {
   isClosedShape,
   SPRAY_DOTS_PER_MOVE,
@@ -20,7 +20,7 @@ import {
   type DrawingStyle,
   type FreehandTool,
   type ShapeTool,
-} from './drawingTools.ts';
+} from './tools.ts';
 
 /** Paper colour: what the eraser paints and what Clear leaves (see docs/decisions/006). */
 export const PAPER = '#ffffff';

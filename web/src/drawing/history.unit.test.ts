@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canRedo, canUndo, current, record, redo, startHistory, undo } from './drawingHistory.ts';
+import { canRedo, canUndo, current, record, redo, startHistory, undo } from './history.ts';
 
 const BLANK = 'blank';
 

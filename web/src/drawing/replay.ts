@@ -1,5 +1,5 @@
 import { strokesDuration, type Stroke, type StrokeRecording } from '../../../contract/strokes.ts';
-import { arrowBarbs, distance, dragBox, starPoints, trianglePoints, type Point } from '../lib/drawingShapes.ts';
+import { arrowBarbs, distance, dragBox, starPoints, trianglePoints, type Point } from './shapes.ts';
 
 /** A replay never takes longer than this: a slow drawing is sped up to fit. */
 export const LONGEST_REPLAY_MS = 12_000;

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  arrowBarbs,
-  arrowHeadLength,
-  arrowPath,
-  distance,
-  dragBox,
-  starPoints,
-  trianglePoints,
-} from './drawingShapes.ts';
+import { arrowBarbs, arrowHeadLength, arrowPath, distance, dragBox, starPoints, trianglePoints } from './shapes.ts';
 
 describe('arrow', () => {
   it('draws the shaft, then both barbs through the tip', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DESKTOP_PALETTE_SIZE, MOBILE_PALETTE_SIZE, PALETTE, withOpacity } from './drawingTools.ts';
+import { DESKTOP_PALETTE_SIZE, MOBILE_PALETTE_SIZE, PALETTE, withOpacity } from './tools.ts';
 
 describe('drawing tools', () => {
   it('writes a colour at an opacity in percent', () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { tributeQueryOptions } from '../../../queries/tribute.ts';
-import { INITIAL_STYLE, MOBILE_TOOLS, type Tool } from '../../../lib/drawingTools.ts';
+import { INITIAL_STYLE, MOBILE_TOOLS, type Tool } from '../../../drawing/tools.ts';
 import { downloadDrawing } from './exportDrawing.ts';
 import { SubmitDrawingForm } from './SubmitDrawingForm.tsx';
 import { ToolPanel } from './ToolPanel.tsx';

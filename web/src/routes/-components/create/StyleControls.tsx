@@ -6,7 +6,7 @@ import {
   PALETTE,
   SIZE,
   type DrawingStyle,
-} from '../../../lib/drawingTools.ts';
+} from '../../../drawing/tools.ts';
 
 interface StyleControlsProps {
   style: DrawingStyle;

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
-import { DESKTOP_TOOLS, MOBILE_TOOLS, type DrawingStyle, type Tool } from '../../../lib/drawingTools.ts';
-import type { SurfaceState } from '../../../lib/fabricCanvas.ts';
+import { DESKTOP_TOOLS, MOBILE_TOOLS, type DrawingStyle, type Tool } from '../../../drawing/tools.ts';
+import type { SurfaceState } from '../../../drawing/fabricCanvas.ts';
 import { StyleControls } from './StyleControls.tsx';
 import { ChevronIcon, ClearIcon, DownloadIcon, RedoIcon, ToolIcon, UndoIcon } from './toolIcons.tsx';
 

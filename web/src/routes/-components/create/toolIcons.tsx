@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Tool } from '../../../lib/drawingTools.ts';
+import type { Tool } from '../../../drawing/tools.ts';
 import { LineSvg } from '../../../components/icons.tsx';
 
 const TOOL_PATHS: Record<Tool, ReactNode> = {

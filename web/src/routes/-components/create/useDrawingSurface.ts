@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { DrawingStyle, Tool } from '../../../lib/drawingTools.ts';
-import { BLANK_SURFACE, createDrawingSurface, type DrawingSurface } from '../../../lib/fabricCanvas.ts';
+import type { DrawingStyle, Tool } from '../../../drawing/tools.ts';
+import { BLANK_SURFACE, createDrawingSurface, type DrawingSurface } from '../../../drawing/fabricCanvas.ts';
 
 /** Mounts the Fabric surface into `host` for the life of the component and keeps its tool and style current. */
 export function useDrawingSurface(tool: Tool, style: DrawingStyle) {

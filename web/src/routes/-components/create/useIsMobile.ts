@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { MOBILE_QUERY } from '../../../lib/drawingTools.ts';
+import { MOBILE_QUERY } from '../../../drawing/tools.ts';
 
 function subscribe(onChange: () => void) {
   const query = window.matchMedia(MOBILE_QUERY);
