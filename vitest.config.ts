@@ -27,9 +27,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
-          // A real browser on a busy 2-core machine: one retry, as Playwright's own CI preset does.
-          // A test that fails twice fails the run; flakes seen so far were fixed at their cause.
-          retry: 1,
+          // No retry: a flake is a bug until proved otherwise (the last ones were a job queue that
+          // stalled for 30 s and a seeder over the per-visitor limit).
           globalSetup: ['tests/support/postgresGlobalSetup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
