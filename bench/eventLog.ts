@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
-import { percentile, rate } from './support.ts';
+import { lagTable, rate } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -80,9 +81,8 @@ export async function benchEventLog(pool: pg.Pool) {
     appendedAt.set(positions[0]!, performance.now());
   });
   const deadline = Date.now() + 30_000;
-  while (lags.length < appendedAt.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (lags.length < appendedAt.size && Date.now() < deadline) await sleep(20);
   await runner.stop();
-  lags.sort((a, b) => a - b);
 
   return [
     '### Event log: appends vs. raw INSERT (same PostgreSQL, same run)',
@@ -97,8 +97,6 @@ export async function benchEventLog(pool: pg.Pool) {
     '',
     `appends/s under load: ${underLoad.toFixed(0)}; events measured: ${lags.length} of ${appendedAt.size}`,
     '',
-    '| p50 | p99 | max |',
-    '|---:|---:|---:|',
-    `| ${percentile(lags, 50).toFixed(1)} ms | ${percentile(lags, 99).toFixed(1)} ms | ${(lags.at(-1) ?? NaN).toFixed(1)} ms |`,
+    ...lagTable(lags),
   ].join('\n');
 }

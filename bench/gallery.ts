@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type pg from 'pg';
-import { freePort } from '#db/postgres.ts';
 import type { DomainEvent } from '#events/catalog.ts';
 import { EventStore } from '#events/store.ts';
-import { percentile, startProcess } from './support.ts';
+import { seededArtwork, spread, startServer, withServers } from './support.ts';
 
 const ITEMS = 10_000;
 const CONNECTIONS = 50;
@@ -41,23 +38,11 @@ async function seed(pool: pg.Pool) {
             : [
                 {
                   type: 'ArtworkSubmitted',
-                  data: {
-                    artworkId: id,
+                  data: seededArtwork(id, now, {
                     title: `Artwork ${i}`,
                     description: 'Seeded',
-                    tags: null,
                     artistName: `Artist ${i % 89}`,
-                    emailRef: 1,
-                    isFromCanvas: false,
-                    image: {
-                      key: `artworks/${id}/original.jpg`,
-                      contentType: 'image/jpeg',
-                      width: 800,
-                      height: 600,
-                      bytes: 1,
-                    },
-                    submittedAt: now,
-                  },
+                  }),
                 },
                 { type: 'ArtworkApproved', data: { artworkId: id, adminNotes: null, approvedAt: now } },
               ];
@@ -89,10 +74,10 @@ async function load(url: string, headers: Record<string, string>) {
     if (status === 200) times.push(ms);
   });
   const result = await instance;
-  times.sort((a, b) => a - b);
+  const { p50, p95 } = spread(times);
   return {
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
+    p50,
+    p95,
     rps: result.requests.average,
     errors: result.non2xx + result.errors,
   };
@@ -101,48 +86,31 @@ async function load(url: string, headers: Record<string, string>) {
 /** GET /api/gallery with 10,000 approved items under 50 concurrent clients, against the naive way. */
 export async function benchGallery(pool: pg.Pool, databaseUrl: string) {
   await seed(pool);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
-  const [appPort, naivePort] = [await freePort(), await freePort()];
-  const app = await startProcess(['api/main.ts'], {
-    PORT: String(appPort),
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    GALLERY_PASSWORD: 'bench',
-  });
-  const naive = await startProcess(['bench/naiveGalleryServer.ts'], {
-    PORT: String(naivePort),
-    DATABASE_URL: databaseUrl,
-  });
-  try {
-    const base = `http://127.0.0.1:${appPort}`;
+  const naiveServer = { script: 'bench/naiveGalleryServer.ts', env: { DATABASE_URL: databaseUrl } };
+  return withServers(databaseUrl, naiveServer, async (app, naive) => {
+    const base = app.base;
     for (;;) {
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM catalog_items WHERE status = 'approved'`);
       if (rows[0].n >= ITEMS) break;
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: 'bench' }),
-    });
-    const { sessionToken } = (await login.json()) as { sessionToken: string };
+    const sessionToken = await app.login();
     // The bare server's bytes: exactly what the app answers for each page.
     const lines: string[] = [];
     for (let page = 1; page <= PAGES; page++) {
       const res = await fetch(`${base}/api/gallery?page=${page}`, { headers: { 'x-session-token': sessionToken } });
       lines.push(JSON.stringify({ page, body: await res.text() }));
     }
-    const barePort = await freePort();
-    const bare = await startProcess(['bench/bareJsonServer.ts'], { PORT: String(barePort) }, lines.join('\n'));
+    const bare = await startServer('bench/bareJsonServer.ts', {}, lines.join('\n'));
     let ours, bareResult;
     try {
       // the app's cache warms with the fetches above, as it would in the first seconds of a reveal
       ours = await load(`${base}/api/gallery`, { 'x-session-token': sessionToken });
-      bareResult = await load(`http://127.0.0.1:${barePort}/gallery`, {});
+      bareResult = await load(`${bare.base}/gallery`, {});
     } finally {
-      bare.kill('SIGTERM');
+      await bare.stop();
     }
-    const baseline = await load(`http://127.0.0.1:${naivePort}/gallery`, {});
+    const baseline = await load(`${naive.base}/gallery`, {});
     const row = (name: string, r: typeof ours) =>
       `| ${name} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.rps.toFixed(0)} | ${r.errors} |`;
     return [
@@ -156,10 +124,5 @@ export async function benchGallery(pool: pg.Pool, databaseUrl: string) {
       '',
       `requests/s of the app as a share of the bare server: ${((ours.rps / bareResult.rps) * 100).toFixed(0)}%`,
     ].join('\n');
-  } finally {
-    app.kill('SIGTERM');
-    naive.kill('SIGTERM');
-    await Promise.all([new Promise((r) => app.once('exit', r)), new Promise((r) => naive.once('exit', r))]);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,37 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
-import { freePort } from '#db/postgres.ts';
-import { cpuSeconds, percentile, startProcess } from './support.ts';
+import type { Socket } from 'socket.io-client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { closeSockets, cpuSeconds, openSockets, spread, withServers } from './support.ts';
 
 const ARTISTS = Number(process.env.BENCH_MURAL_ARTISTS ?? 50);
 const VIEWERS = Number(process.env.BENCH_MURAL_VIEWERS ?? 300);
 const SECONDS = Number(process.env.BENCH_MURAL_SECONDS ?? 30);
 const EVERY_MS = 2000;
 const POINTS = 200;
-
-async function connectViewers(url: string, token?: string): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (let i = 0; i < VIEWERS; i += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, VIEWERS - i) }, () => {
-        const s = connect(url, {
-          auth: token ? { token } : {},
-          transports: ['websocket'],
-          reconnection: false,
-          forceNew: true,
-        });
-        sockets.push(s);
-        return new Promise<void>((resolve, reject) => {
-          s.once('connect', () => resolve());
-          s.once('connect_error', reject);
-        });
-      }),
-    );
-  }
-  return sockets;
-}
 
 /** A wavy 200-point stroke; its colour is its number, so a viewer knows which POST it answers. */
 function strokeOf(n: number, artist: number) {
@@ -100,71 +75,47 @@ async function run(
   await Promise.all(inFlight);
   const expected = (sentAt.size - refused - failed) * sockets.length;
   const deadline = performance.now() + 10_000;
-  while (delays.length < expected && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (delays.length < expected && performance.now() < deadline) await sleep(50);
   const elapsed = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
   for (const s of sockets) s.off('mural:stroke-added');
-  delays.sort((x, y) => x - y);
+  const { p50, p99, max } = spread(delays);
   return {
     strokes: sentAt.size,
     refused,
     failed,
     delivered: delays.length,
     expected,
-    p50: percentile(delays, 50),
-    p99: percentile(delays, 99),
-    max: delays.at(-1) ?? NaN,
+    p50,
+    p99,
+    max,
     cpuPercent: (cpu / elapsed) * 100,
     url,
   };
 }
 
-export async function benchMural(databaseUrl: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
-  const [appPort, barePort] = [await freePort(), await freePort()];
-  const app = await startProcess(['api/main.ts'], {
-    PORT: String(appPort),
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    GALLERY_PASSWORD: 'bench',
-    ADMIN_PASSWORD: 'bench-admin',
-  });
-  const bare = await startProcess(['bench/bareMuralServer.ts'], { PORT: String(barePort) });
-  const base = `http://127.0.0.1:${appPort}`;
-  const bareBase = `http://127.0.0.1:${barePort}`;
-  const sockets: Socket[] = [];
-  try {
-    const login = async () => {
-      const r = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ password: 'bench' }),
-      });
-      return ((await r.json()) as { sessionToken: string }).sessionToken;
-    };
-    const artists: string[] = [];
-    for (let a = 0; a < ARTISTS; a++) artists.push(await login());
-    sockets.push(...(await connectViewers(base, await login())));
+export function benchMural(databaseUrl: string) {
+  const viewers = (auth: Record<string, unknown>) => Array.from({ length: VIEWERS }, () => auth);
+  return withServers(databaseUrl, { script: 'bench/bareMuralServer.ts' }, async (app, bare, sockets) => {
+    const [base, bareBase] = [app.base, bare.base];
+    const artists = await app.guests(ARTISTS);
+    await openSockets(sockets, base, viewers({ token: await app.login() }));
     const ours = await run(
       base,
-      app.pid!,
+      app.process.pid!,
       async (a, body) => {
-        const r = await fetch(`${base}/api/mural/strokes`, {
-          method: 'POST',
-          headers: { 'x-session-token': artists[a]!, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
+        const r = await app.call('POST', '/api/mural/strokes', artists[a]!, body);
         await r.arrayBuffer();
         return r.status;
       },
       sockets,
     );
-    for (const s of sockets.splice(0)) s.close();
+    closeSockets(sockets);
 
-    sockets.push(...(await connectViewers(bareBase)));
+    await openSockets(sockets, bareBase, viewers({}));
     const baseline = await run(
       bareBase,
-      bare.pid!,
+      bare.process.pid!,
       async (_a, body) => {
         const r = await fetch(`${bareBase}/stroke`, { method: 'POST', body: JSON.stringify(body) });
         await r.arrayBuffer();
@@ -185,11 +136,5 @@ export async function benchMural(databaseUrl: string) {
       row('the app: POST → log → chain + catalog + outbox → tail → sockets', ours),
       row('baseline: bare socket.io broadcast, no database', baseline),
     ].join('\n');
-  } finally {
-    for (const s of sockets) s.close();
-    app.kill('SIGTERM');
-    bare.kill('SIGTERM');
-    await Promise.all([new Promise((r) => app.once('exit', r)), new Promise((r) => bare.once('exit', r))]);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type pg from 'pg';
-import { io as connect, type Socket } from 'socket.io-client';
-import { freePort } from '#db/postgres.ts';
-import { percentile, startProcess } from './support.ts';
+import type { Socket } from 'socket.io-client';
+import { closeSockets, openSockets, spread, startApp } from './support.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const MISSED = 300;
@@ -20,29 +16,12 @@ async function openAll(url: string, token: string, since: number[] | undefined, 
   const batches: Batch[] = [];
   const arrivals: number[] = [];
   const started = performance.now();
-  for (let i = 0; i < CLIENTS; i += 50) {
-    await Promise.all(
-      Array.from({ length: Math.min(50, CLIENTS - i) }, (_, j) => {
-        const n = i + j;
-        const s = connect(url, {
-          auth: { token, ...(since ? { since: since[n] } : {}) },
-          transports: ['websocket'],
-          reconnection: false,
-          forceNew: true,
-        });
-        sockets.push(s);
-        return new Promise<void>((resolve, reject) => {
-          s.once('sync:batch', (batch: Batch) => {
-            batches[n] = batch;
-            arrivals.push(performance.now() - started);
-            resolve();
-          });
-          s.once('connect_error', reject);
-        });
-      }),
-    );
-  }
-  return { batches, arrivals: arrivals.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+  const auths = Array.from({ length: CLIENTS }, (_, n) => ({ token, ...(since ? { since: since[n] } : {}) }));
+  await openSockets(sockets, url, auths, 'sync:batch', (n, batch) => {
+    batches[n] = batch as Batch;
+    arrivals.push(performance.now() - started);
+  });
+  return { batches, arrivals, seconds: (performance.now() - started) / 1000 };
 }
 
 const commits = async (pool: pg.Pool) =>
@@ -58,50 +37,24 @@ const commits = async (pool: pg.Pool) =>
  * in the same run: each reconnects without a position and loads the gallery's first page again.
  */
 export async function benchReconnect(pool: pg.Pool, databaseUrl: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
-  const port = await freePort();
-  const app = await startProcess(['api/main.ts'], {
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    GALLERY_PASSWORD: 'bench-guest-password',
-    ADMIN_PASSWORD: 'bench-admin-password',
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const app = await startApp(databaseUrl, { LOG_LEVEL: 'info' });
+  const base = app.base;
   const sockets: Socket[] = [];
   try {
-    const login = async (password: string) => {
-      const r = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ password }),
-      });
-      return ((await r.json()) as { sessionToken: string }).sessionToken;
-    };
-    const admin = await login('bench-admin-password');
+    const admin = await app.admin();
     const call = (method: string, url: string, token: string, body?: unknown) =>
-      fetch(`${base}${url}`, {
-        method,
-        headers: { 'x-session-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => ({}))) as { id?: number } }));
-    const guests = await Promise.all(Array.from({ length: 20 }, () => login('bench-guest-password')));
-    const stories: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const { body } = await call('POST', '/api/stories', guests[i]!, {
-        content: `Storm ${i}`,
-        authorName: 'Bench',
-        email: 'b@example.com',
+      app.call(method, url, token, body).then(async (r) => {
+        await r.arrayBuffer();
+        return { status: r.status };
       });
-      await call('PATCH', `/api/admin/stories/${body.id}`, admin, { status: 'approved' });
-      stories.push(body.id!);
-    }
+    const guests = await app.guests(20);
+    const stories: number[] = [];
+    for (let i = 0; i < 10; i++) stories.push(await app.approvedStory(guests[i]!, admin, `Storm ${i}`));
 
     // everyone is here and knows where the log stands; then everyone is away
     const first = await openAll(base, guests[0]!, undefined, sockets);
     const positions = first.batches.map((b) => b.upTo);
-    for (const s of sockets.splice(0)) s.close();
+    closeSockets(sockets);
 
     // MISSED events while they are away: comments (one message each) and likes of different items
     let made = 0;
@@ -124,7 +77,7 @@ export async function benchReconnect(pool: pg.Pool, databaseUrl: string) {
     const oursQueries = ((await commits(pool)) - before) / CLIENTS;
     const carried = ours.batches.reduce((n, b) => n + b.messages.length, 0) / CLIENTS;
     const refetched = ours.batches.filter((b) => b.refetch).length;
-    for (const s of sockets.splice(0)) s.close();
+    closeSockets(sockets);
 
     // the naive way: no position, so every screen loads its data again
     const naiveBefore = await commits(pool);
@@ -137,12 +90,13 @@ export async function benchReconnect(pool: pg.Pool, databaseUrl: string) {
         naiveDone.push(performance.now() - naiveStarted);
       }),
     );
-    naiveDone.sort((a, b) => a - b);
     const naiveQueries = ((await commits(pool)) - naiveBefore) / CLIENTS;
     expect(naive.batches.length === CLIENTS);
 
-    const row = (name: string, arrivals: number[], queries: number, extra: string) =>
-      `| ${name} | ${percentile(arrivals, 50).toFixed(0)} ms | ${percentile(arrivals, 95).toFixed(0)} ms | ${arrivals.at(-1)!.toFixed(0)} ms | ${queries.toFixed(2)} | ${extra} |`;
+    const row = (name: string, arrivals: number[], queries: number, extra: string) => {
+      const { p50, p95, max } = spread(arrivals);
+      return `| ${name} | ${p50.toFixed(0)} ms | ${p95.toFixed(0)} ms | ${max.toFixed(0)} ms | ${queries.toFixed(2)} | ${extra} |`;
+    };
     return [
       `### Reconnect storm: ${CLIENTS} screens come back at once after missing ${MISSED} events`,
       '',
@@ -160,11 +114,8 @@ export async function benchReconnect(pool: pg.Pool, databaseUrl: string) {
       row('naive: reconnect and refetch the gallery page', naiveDone, naiveQueries, 'no live messages caught up'),
     ].join('\n');
   } finally {
-    for (const s of sockets) s.close();
-    const exited = new Promise((r) => app.once('exit', r));
-    app.kill('SIGTERM');
-    await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    closeSockets(sockets);
+    await app.stop();
   }
 }
 

@@ -1,56 +1,22 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
-import { freePort } from '#db/postgres.ts';
-import { cpuSeconds, percentile, startProcess } from './support.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Socket } from 'socket.io-client';
+import { broadcastRounds, closeSockets, cpuSeconds, openSockets, spread, withServers } from './support.ts';
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 300);
 const NEXTS = 20;
 const TAPS_PER_SECOND = 3;
 const REACTION_MS = 20_000;
 
-async function connectAll(url: string, tokens: string[]): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (let i = 0; i < tokens.length; i += 50) {
-    await Promise.all(
-      tokens.slice(i, i + 50).map((token) => {
-        const s = connect(url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
-        sockets.push(s);
-        return new Promise<void>((resolve, reject) => {
-          s.once('connect', () => resolve());
-          s.once('connect_error', reject);
-        });
-      }),
-    );
-  }
-  return sockets;
-}
-
 /** For each of NEXTS triggers, the time from sending it to each socket's `event`. */
 async function measure(sockets: Socket[], event: string, trigger: () => Promise<unknown>) {
   const delays: number[] = [];
   let missing = 0;
-  for (let round = 0; round < NEXTS; round++) {
-    const received: number[] = [];
-    const all = new Promise<void>((resolve) => {
-      for (const s of sockets) {
-        s.once(event, () => {
-          received.push(performance.now());
-          if (received.length === sockets.length) resolve();
-        });
-      }
-    });
-    const sentAt = performance.now();
-    await trigger();
-    await Promise.race([all, new Promise((r) => setTimeout(r, 5000))]);
+  const rounds = await broadcastRounds(sockets, event, trigger, { rounds: NEXTS, timeoutMs: 5000, pauseMs: 150 });
+  for (const { received, sentAt } of rounds) {
     missing += sockets.length - received.length;
     for (const t of received) delays.push(t - sentAt);
-    for (const s of sockets) s.off(event);
-    await new Promise((r) => setTimeout(r, 150));
   }
-  delays.sort((a, b) => a - b);
-  return { p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays.at(-1)!, n: delays.length, missing };
+  return { ...spread(delays), missing };
 }
 
 /**
@@ -59,52 +25,20 @@ async function measure(sockets: Socket[], event: string, trigger: () => Promise<
  * every follower taps TAPS_PER_SECOND reactions a second for 20 s: the server's CPU and the rate of
  * `reactions:burst` per item.
  */
-export async function benchShow(databaseUrl: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
-  const [appPort, barePort] = [await freePort(), await freePort()];
-  const app = await startProcess(['api/main.ts'], {
-    PORT: String(appPort),
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    GALLERY_PASSWORD: 'bench',
-    ADMIN_PASSWORD: 'bench-admin',
-  });
-  const bare = await startProcess(['bench/bareSocketServer.ts'], { PORT: String(barePort) });
-  const base = `http://127.0.0.1:${appPort}`;
-  const sockets: Socket[] = [];
-  try {
-    const login = async (password: string) => {
-      const r = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ password }),
-      });
-      return ((await r.json()) as { sessionToken: string }).sessionToken;
-    };
-    const call = (method: string, url: string, token: string, body?: unknown) =>
-      fetch(`${base}${url}`, {
-        method,
-        headers: { 'x-session-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-    const admin = await login('bench-admin');
-    const guests: string[] = [];
-    for (let i = 0; i < FOLLOWERS; i += 20) {
-      guests.push(...(await Promise.all(Array.from({ length: Math.min(20, FOLLOWERS - i) }, () => login('bench')))));
-    }
-    for (let i = 0; i <= NEXTS; i++) {
-      const r = await call('POST', '/api/stories', guests[0]!, {
-        content: `Story ${i} for the show`,
-        authorName: 'Bench',
-        email: 'b@example.com',
-      });
-      const { id } = (await r.json()) as { id: number };
-      await call('PATCH', `/api/admin/stories/${id}`, admin, { status: 'approved' });
-    }
+export function benchShow(databaseUrl: string) {
+  return withServers(databaseUrl, { script: 'bench/bareSocketServer.ts' }, async (app, bare, sockets) => {
+    const call = app.call;
+    const admin = await app.admin();
+    const guests = await app.guests(FOLLOWERS);
+    for (let i = 0; i <= NEXTS; i++) await app.approvedStory(guests[0]!, admin, `Story ${i} for the show`);
     await call('POST', '/api/show', admin, { action: 'stop' });
     await call('POST', '/api/show', admin, { action: 'start' });
 
-    sockets.push(...(await connectAll(base, guests)));
+    await openSockets(
+      sockets,
+      app.base,
+      guests.map((token) => ({ token })),
+    );
     const ours = await measure(sockets, 'show:changed', () => call('POST', '/api/show', admin, { action: 'next' }));
     const { current } = (await (await call('GET', '/api/show', admin)).json()) as {
       current: { kind: string; id: number };
@@ -114,7 +48,7 @@ export async function benchShow(databaseUrl: string) {
     const bursts: number[] = [];
     sockets[0]!.on('reactions:burst', (p: { id: number }) => p.id === current.id && bursts.push(performance.now()));
     const statuses = new Map<number, number>();
-    const cpuBefore = cpuSeconds(app.pid!);
+    const cpuBefore = cpuSeconds(app.process.pid!);
     const startedAt = performance.now();
     const emojis = ['👏', '❤️', '😂', '😮', '🎉', '🙏'];
     // taps go out on schedule whether or not earlier ones were answered (a finger does not wait)
@@ -140,10 +74,10 @@ export async function benchShow(databaseUrl: string) {
       }),
     );
     await Promise.all(pending);
-    tapLatency.sort((x, y) => x - y);
+    const tap = spread(tapLatency);
     const seconds = (performance.now() - startedAt) / 1000;
-    const cpu = cpuSeconds(app.pid!) - cpuBefore;
-    await new Promise((r) => setTimeout(r, 1000));
+    const cpu = cpuSeconds(app.process.pid!) - cpuBefore;
+    await sleep(1000);
     const item = (await (await call('GET', `/api/stories/${current.id}`, admin)).json()) as {
       reactions: Record<string, number>;
     };
@@ -154,17 +88,14 @@ export async function benchShow(databaseUrl: string) {
       const inSecond = inWindow.filter((t) => t - startedAt >= s * 1000 && t - startedAt < (s + 1) * 1000).length;
       worstSecond = Math.max(worstSecond, inSecond);
     }
-    for (const s of sockets.splice(0)) s.close();
+    closeSockets(sockets);
 
-    sockets.push(
-      ...(await connectAll(
-        `http://127.0.0.1:${barePort}`,
-        guests.map(() => ''),
-      )),
+    await openSockets(
+      sockets,
+      bare.base,
+      guests.map(() => ({})),
     );
-    const baseline = await measure(sockets, 'likes:changed', () =>
-      fetch(`http://127.0.0.1:${barePort}/emit`, { method: 'POST' }),
-    );
+    const baseline = await measure(sockets, 'likes:changed', () => fetch(`${bare.base}/emit`, { method: 'POST' }));
     const row = (name: string, r: typeof ours) =>
       `| ${name} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.max.toFixed(1)} ms | ${r.n} | ${r.missing} |`;
     const taps = [...statuses.values()].reduce((a, b) => a + b, 0);
@@ -180,13 +111,7 @@ export async function benchShow(databaseUrl: string) {
       '',
       '| taps | answered/s | answers | tap answer p50 / p99 | server CPU (API + worker, one process) | `reactions:burst` for the item | worst second | totals kept |',
       '|---:|---:|---|---:|---:|---:|---:|---:|',
-      `| ${taps} | ${(taps / seconds).toFixed(0)} | ${[...statuses].map(([s, n]) => `${s || 'failed'}: ${n}`).join(', ')} | ${percentile(tapLatency, 50).toFixed(0)} / ${percentile(tapLatency, 99).toFixed(0)} ms | ${((cpu / seconds) * 100).toFixed(0)} % of a core | ${(inWindow.length / (REACTION_MS / 1000)).toFixed(1)}/s | ${worstSecond} | ${total} |`,
+      `| ${taps} | ${(taps / seconds).toFixed(0)} | ${[...statuses].map(([s, n]) => `${s || 'failed'}: ${n}`).join(', ')} | ${tap.p50.toFixed(0)} / ${tap.p99.toFixed(0)} ms | ${((cpu / seconds) * 100).toFixed(0)} % of a core | ${(inWindow.length / (REACTION_MS / 1000)).toFixed(1)}/s | ${worstSecond} | ${total} |`,
     ].join('\n');
-  } finally {
-    for (const s of sockets) s.close();
-    app.kill('SIGTERM');
-    bare.kill('SIGTERM');
-    await Promise.all([new Promise((r) => app.once('exit', r)), new Promise((r) => bare.once('exit', r))]);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,10 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { DomainEvent } from '#events/catalog.ts';
 import { likeStream } from '#events/engagement/engagement.ts';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
-import { percentile } from './support.ts';
+import { lagTable } from './support.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5) * 2;
@@ -110,16 +111,13 @@ export async function benchSteadyLag(pool: pg.Pool) {
   await Promise.all(pending);
   const achieved = sent / ((performance.now() - started) / 1000);
   const deadline = Date.now() + 30_000;
-  while (lags.length < appendedAt.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (lags.length < appendedAt.size && Date.now() < deadline) await sleep(20);
   await runner.stop();
-  lags.sort((a, b) => a - b);
   return [
     `### Projection lag at a steady ${RATE.toLocaleString('en')} events/s (${SECONDS} s; likes, submissions)`,
     '',
     `From each \`append()\` returning to the catalog's commit of that event, with the runner (chain sealer, then catalog) in the benchmark process. Achieved rate ${achieved.toFixed(0)} events/s; events measured ${lags.length} of ${appendedAt.size}; failed appends ${failed}.`,
     '',
-    '| p50 | p99 | max |',
-    '|---:|---:|---:|',
-    `| ${percentile(lags, 50).toFixed(1)} ms | ${percentile(lags, 99).toFixed(1)} ms | ${(lags.at(-1) ?? NaN).toFixed(1)} ms |`,
+    ...lagTable(lags),
   ].join('\n');
 }

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runTool } from '#api/video/index.ts';
 import { freePort } from '#db/postgres.ts';
+import { rssBytes, startApp, startProcess } from './support.ts';
 
 const BIG = path.join(os.tmpdir(), 'tribute-bench-508mib.mp4');
 const ffmpeg = (args: string[]) =>
@@ -49,10 +50,7 @@ async function bigVideo(): Promise<string> {
   return BIG;
 }
 
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
+const rssMiB = (pid: number) => rssBytes(pid) / 2 ** 20;
 
 /** The naive way, for comparison: a bare HTTP server that gathers the whole body in memory. */
 const NAIVE_SERVER = `
@@ -65,12 +63,8 @@ const NAIVE_SERVER = `
 
 async function naiveUploadGrowth(file: string): Promise<number> {
   const port = await freePort();
-  const server = spawn(process.execPath, ['-e', NAIVE_SERVER], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = await startProcess(['-e', NAIVE_SERVER], { PORT: String(port) });
   try {
-    await new Promise<void>((resolve) => server.stdout!.on('data', () => resolve()));
     const idle = rssMiB(server.pid!);
     let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 20);
@@ -89,29 +83,11 @@ export async function benchUpload(databaseUrl: string) {
   const file = await bigVideo();
   const size = fs.statSync(file).size;
   const naiveGrowth = await naiveUploadGrowth(file);
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
-  const server = spawn(process.execPath, ['api/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      GALLERY_PASSWORD: 'bench',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const app = await startApp(databaseUrl);
+  const server = app.process;
   try {
-    await new Promise<void>((resolve) =>
-      server.stdout!.on('data', (d: Buffer) => d.toString().includes('http://') && resolve()),
-    );
-    const base = `http://127.0.0.1:${port}`;
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: 'bench' }),
-    });
-    const { sessionToken } = (await login.json()) as { sessionToken: string };
+    const base = app.base;
+    const sessionToken = await app.login();
     const headers = { 'x-session-token': sessionToken };
 
     const idle = rssMiB(server.pid!);
@@ -147,7 +123,7 @@ export async function benchUpload(databaseUrl: string) {
         [String(id)],
       );
       processed = rows.length > 0;
-      if (!processed) await new Promise((r) => setTimeout(r, 100));
+      if (!processed) await sleep(100);
     }
     const jobMs = performance.now() - submittedAt;
     return [
@@ -160,9 +136,7 @@ export async function benchUpload(databaseUrl: string) {
       `| ${idle.toFixed(0)} MiB | ${peak.toFixed(0)} MiB | ${(peak - idle).toFixed(0)} MiB | ${naiveGrowth.toFixed(0)} MiB | ${(uploadMs / 1000).toFixed(1)} s | ${(size / 1024 / 1024 / (uploadMs / 1000)).toFixed(0)} MiB/s | ${(jobMs / 1000).toFixed(1)} s |`,
     ].join('\n');
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await app.stop();
   }
 }
 

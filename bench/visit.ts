@@ -1,12 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { io as connect, type Socket } from 'socket.io-client';
 import type pg from 'pg';
-import { freePort } from '#db/postgres.ts';
-import { cpuSeconds, percentile, startProcess } from './support.ts';
+import { GUEST_PASSWORD, cpuSeconds, rssBytes, signIn, spread, startApp, startServer } from './support.ts';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 300);
 const ARTWORKS = 24;
@@ -32,9 +31,7 @@ async function photo(seed: number, width = 1600, height = 1200) {
 
 /** CPU seconds and resident memory of a process, from /proc. */
 function usage(pid: number) {
-  const cpu = cpuSeconds(pid);
-  const rss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-  return { cpu, rss };
+  return { cpu: cpuSeconds(pid), rss: rssBytes(pid) };
 }
 
 interface Card {
@@ -51,13 +48,7 @@ const pick = (card: Card, width: number) =>
     .find((c) => c[1] === `${width}w`)![0]!;
 
 async function visit(base: string, password: string, visitor: number, sockets: Socket[]) {
-  const login = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ password }),
-  });
-  if (!login.ok) throw new Error(`login ${login.status}`);
-  const { sessionToken } = (await login.json()) as { sessionToken: string };
+  const sessionToken = await signIn(base, password);
   const headers = { 'x-session-token': sessionToken };
   const socket = connect(base, { auth: { token: sessionToken }, transports: ['websocket'], reconnection: false });
   sockets.push(socket);
@@ -112,11 +103,11 @@ async function crowd(base: string, password: string, pid: number) {
   clearInterval(sampler);
   const after = usage(pid);
   for (const s of sockets) s.close();
-  times.sort((a, b) => a - b);
+  const { p50, p95, max } = spread(times);
   return {
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    max: times.at(-1) ?? NaN,
+    p50,
+    p95,
+    max,
     failures,
     images,
     mb: bytes / VISITORS / 1e6,
@@ -133,48 +124,26 @@ async function crowd(base: string, password: string, pid: number) {
  * same visit against the same bytes as static files.
  */
 export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-data-'));
   const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-bench-static-'));
-  const [appPort, staticPort] = [await freePort(), await freePort()];
-  const app = await startProcess(['api/main.ts'], {
-    PORT: String(appPort),
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    GALLERY_PASSWORD: 'bench',
-    ADMIN_PASSWORD: 'bench-admin',
-  });
-  let baselineServer: ChildProcess | undefined;
+  const app = await startApp(databaseUrl);
+  let baselineServer: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    const base = `http://127.0.0.1:${appPort}`;
-    const token = async (password: string) =>
-      (
-        (await (
-          await fetch(`${base}/api/auth/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ password }),
-          })
-        ).json()) as { sessionToken: string }
-      ).sessionToken;
+    const base = app.base;
     console.error(`visit: server up; uploading ${ARTWORKS} photos`);
-    let guest = await token('bench');
-    const admin = await token('bench-admin');
+    let guest = await app.login();
+    const admin = await app.admin();
     const ids: number[] = [];
     for (let i = 0; i < ARTWORKS; i++) {
       // a colleague submits a few; the submissions limit is per visitor
-      if (i % 10 === 9) guest = await token('bench');
+      if (i % 10 === 9) guest = await app.login();
       if (process.env.BENCH_DEBUG) console.error(`visit: submitting artwork ${i + 1}`);
-      const res = await fetch(`${base}/api/artworks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-session-token': guest },
-        body: JSON.stringify({
-          title: `Photo ${i + 1}`,
-          description: '',
-          artistName: 'Bench Artist',
-          email: 'artist@example.com',
-          imageData: `data:image/jpeg;base64,${(await photo(i + 1)).toString('base64')}`,
-          isFromCanvas: 'false',
-        }),
+      const res = await app.call('POST', '/api/artworks', guest, {
+        title: `Photo ${i + 1}`,
+        description: '',
+        artistName: 'Bench Artist',
+        email: 'artist@example.com',
+        imageData: `data:image/jpeg;base64,${(await photo(i + 1)).toString('base64')}`,
+        isFromCanvas: 'false',
       });
       if (res.status !== 201) throw new Error(`artwork ${res.status} ${await res.text()}`);
       ids.push(((await res.json()) as { id: number }).id);
@@ -186,23 +155,19 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       );
       if (rows[0].n >= ARTWORKS) break;
       if (++polls % 25 === 0) console.error(`visit: ${rows[0].n} of ${ARTWORKS} renditions made`);
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
     }
     console.error('visit: renditions made; approving');
     for (const id of ids) {
-      const res = await fetch(`${base}/api/admin/artworks/${id}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json', 'x-session-token': admin },
-        body: JSON.stringify({ status: 'approved' }),
-      });
+      const res = await app.call('PATCH', `/api/admin/artworks/${id}`, admin, { status: 'approved' });
       if (!res.ok) throw new Error(`approve ${res.status}`);
     }
     // settle after the writes, so the crowd meets a quiet server
-    await new Promise((r) => setTimeout(r, 2000));
+    await sleep(2000);
 
-    const cold = await crowd(base, 'bench', app.pid!);
+    const cold = await crowd(base, GUEST_PASSWORD, app.process.pid!);
     // the same crowd again: card images in memory, pages cached
-    const warm = await crowd(base, 'bench', app.pid!);
+    const warm = await crowd(base, GUEST_PASSWORD, app.process.pid!);
 
     // the same bytes as static files: the page, and every card image in the widths visitors took
     const page = await fetch(`${base}/api/gallery`, { headers: { 'x-session-token': guest } });
@@ -219,11 +184,8 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
         fs.writeFileSync(file, Buffer.from(await image.arrayBuffer()));
       }
     }
-    baselineServer = await startProcess(['bench/staticVisitServer.ts'], {
-      PORT: String(staticPort),
-      STATIC_DIR: staticDir,
-    });
-    const baseline = await crowd(`http://127.0.0.1:${staticPort}`, 'bench', baselineServer.pid!);
+    baselineServer = await startServer('bench/staticVisitServer.ts', { STATIC_DIR: staticDir });
+    const baseline = await crowd(baselineServer.base, GUEST_PASSWORD, baselineServer.process.pid!);
 
     const row = (name: string, r: typeof cold) =>
       `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.failures} | ${r.images} | ${r.mb.toFixed(2)} MB | ${r.cpu.toFixed(0)}% (${r.cpuSeconds.toFixed(1)} s) | ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MiB |`;
@@ -242,10 +204,7 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       row('baseline: the same bytes as static files (express.static), fixed login, bare socket.io', baseline),
     ].join('\n');
   } finally {
-    app.kill('SIGTERM');
-    baselineServer?.kill('SIGTERM');
-    await new Promise((r) => app.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([app.stop(), baselineServer?.stop()]);
     fs.rmSync(staticDir, { recursive: true, force: true });
   }
 }
