@@ -24,6 +24,8 @@ export const STROKE_TOOLS = [
   'star',
 ] as const;
 export type StrokeTool = (typeof STROKE_TOOLS)[number];
+/** A stroke's width in canvas pixels. */
+export const STROKE_SIZE = { min: 1, max: 50 } as const;
 
 export interface Stroke {
   tool: StrokeTool;
@@ -31,7 +33,7 @@ export interface Stroke {
   color: string;
   /** '#rrggbb' for a filled closed shape, else null */
   fill: string | null;
-  /** width in canvas pixels, 1-50 */
+  /** width in canvas pixels, STROKE_SIZE */
   size: number;
   /** percent, 1-100 */
   opacity: number;
@@ -77,7 +79,7 @@ export function checkStrokes(value: unknown): { ok: true; value: StrokeRecording
     if (!STROKE_TOOLS.includes(k.tool as StrokeTool)) return bad(`${where} has an unknown tool`);
     if (typeof k.color !== 'string' || !HEX.test(k.color)) return bad(`${where} has a bad colour`);
     if (k.fill !== null && (typeof k.fill !== 'string' || !HEX.test(k.fill))) return bad(`${where} has a bad fill`);
-    if (!finite(k.size) || k.size < 1 || k.size > 50) return bad(`${where} has a bad size`);
+    if (!finite(k.size) || k.size < STROKE_SIZE.min || k.size > STROKE_SIZE.max) return bad(`${where} has a bad size`);
     if (!finite(k.opacity) || k.opacity < 1 || k.opacity > 100) return bad(`${where} has a bad opacity`);
     if (!finite(k.t) || k.t < previous) return bad(`${where} starts before the one before it`);
     previous = k.t;

@@ -1,20 +1,12 @@
 /** The drawing studio's tools and limits (spec §2 Drawing studio, §9). */
+import { STROKE_SIZE, STROKE_TOOLS, type StrokeTool } from '../../../contract/strokes.ts';
 
-export type Tool = 'brush' | 'spray' | 'eraser' | 'line' | 'arrow' | 'rectangle' | 'circle' | 'triangle' | 'star';
+export type Tool = StrokeTool;
 export type FreehandTool = Extract<Tool, 'brush' | 'spray' | 'eraser'>;
 export type ShapeTool = Exclude<Tool, FreehandTool>;
 
-export const DESKTOP_TOOLS: readonly Tool[] = [
-  'brush',
-  'spray',
-  'eraser',
-  'line',
-  'arrow',
-  'rectangle',
-  'circle',
-  'triangle',
-  'star',
-];
+/** On desktop the panel offers every tool a recording knows, in the contract's order. */
+export const DESKTOP_TOOLS: readonly Tool[] = STROKE_TOOLS;
 /** Below the mobile breakpoint the panel offers only Draw (the brush) and Erase. */
 export const MOBILE_TOOLS: readonly Tool[] = ['brush', 'eraser'];
 export const MOBILE_QUERY = '(max-width: 767px)';
@@ -30,7 +22,7 @@ export function isClosedShape(tool: Tool): boolean {
 
 export const CANVAS_WIDTH = 800;
 export const CANVAS_HEIGHT = 400;
-export const SIZE = { min: 1, max: 50, step: 1, initial: 5 } as const;
+export const SIZE = { ...STROKE_SIZE, step: 1, initial: 5 } as const;
 /** Opacity in percent. */
 export const OPACITY = { min: 10, max: 100, step: 10, initial: 100 } as const;
 export const SPRAY_DOTS_PER_MOVE = 20;
