@@ -48,15 +48,22 @@ export class TimeTravel {
 
   /** The gallery page as right after event `at` (which must be sealed), in today's shape plus `at`. */
   page(at: number, opts: { page: number; q: string; day: string }): Promise<GalleryPage & { at: number }> {
+    return this.read(at, async (db) => {
+      const { position: _position, ...page } = await new GalleryPages().page(db, opts);
+      return { ...page, at };
+    });
+  }
+
+  /**
+   * Any read of the catalog's tables (the gallery, the show, the mural) as they stood right after
+   * event `at` (which must be sealed): `reader` runs against the replayed tables under their own names.
+   */
+  read<T>(at: number, reader: (db: Pick<pg.Pool, 'query'>) => Promise<T>): Promise<T> {
     return this.#serial(async () => {
       const client = await this.#connect();
-      const read = async () => {
-        const { position: _position, ...page } = await new GalleryPages().page(client as unknown as pg.Pool, opts);
-        return { ...page, at };
-      };
       if (at >= this.#seq) {
         await this.#replay(client, this.#seq, at, true);
-        return read();
+        return reader(client as unknown as pg.Pool);
       }
       let base = 0;
       for (const s of this.#snapshots.keys()) if (s <= at && s > base) base = s;
@@ -67,7 +74,7 @@ export class TimeTravel {
           await client.query(`ALTER TABLE pg_temp.snap_${base}_${t} RENAME TO ${t}`);
         }
         await this.#replay(client, base, at, false);
-        return await read();
+        return await reader(client as unknown as pg.Pool);
       } finally {
         await client.query('ROLLBACK');
         await this.#tidy(client, base);

@@ -5,12 +5,14 @@ import type { Deps } from '../deps.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
 import { dateIn } from '../time.ts';
 
+export const atSeq = z.coerce
+  .number({ error: 'at must be a seq' })
+  .int('at must be a seq')
+  .min(0, 'at must be a seq')
+  .max(Number.MAX_SAFE_INTEGER, 'at must be a seq');
+
 const AtQuery = z.object({
-  at: z.coerce
-    .number({ error: 'at must be a seq' })
-    .int('at must be a seq')
-    .min(0, 'at must be a seq')
-    .max(Number.MAX_SAFE_INTEGER, 'at must be a seq'),
+  at: atSeq,
   page: z.coerce
     .number({ error: 'Page must be a whole number from 1' })
     .int('Page must be a whole number from 1')
@@ -20,26 +22,41 @@ const AtQuery = z.object({
   q: z.string({ error: 'Search must be text' }).max(200, 'Search is too long').default(''),
 });
 
+const travels = new WeakMap<Deps, TimeTravel>();
+
+/** The one time-travel connection of a server (decision 033): the gallery, show and mural questions share it. */
+export function travelFor(deps: Deps): TimeTravel {
+  let travel = travels.get(deps);
+  if (!travel) travels.set(deps, (travel = new TimeTravel(deps.pool.options.connectionString!)));
+  return travel;
+}
+
+/** The seq asked for, checked against the sealed head, and when that event was recorded. */
+export async function sealedSeq(deps: Deps, at: number): Promise<{ at: number; recordedAt: Date | null }> {
+  const { rows } = await deps.pool.query<{ head: number; recorded_at: Date | null }>(
+    `SELECT (SELECT coalesce(max(seq), 0) FROM event_chain) AS head,
+       (SELECT e.recorded_at FROM event_chain c JOIN events e ON e.position = c.position WHERE c.seq = $1) AS recorded_at`,
+    [at],
+  );
+  const head = Number(rows[0]!.head);
+  if (at > head) throw new HttpError(400, `at is past the end of the log (seq ${head})`);
+  return { at, recordedAt: rows[0]!.recorded_at };
+}
+
 /**
  * `GET /api/gallery?at=SEQ` (CONTRACT §6): the gallery as it was right after event SEQ, for admins
  * and auditors, in today's shape plus `at`. Its order is the one of the day that event was recorded.
  */
 export function galleryAtRoute(deps: Deps) {
-  const travel = new TimeTravel(deps.pool.options.connectionString!);
+  const travel = travelFor(deps);
   return async (req: Request, res: Response) => {
     if (!req.session) throw new HttpError(401, 'Authentication required');
     if (req.session.role !== 'admin' && req.session.role !== 'auditor') {
       throw new HttpError(403, 'Admin or auditor access required');
     }
     const { at, page, q } = parseInput(AtQuery, req.query);
-    const { rows } = await deps.pool.query<{ head: number; recorded_at: Date | null }>(
-      `SELECT (SELECT coalesce(max(seq), 0) FROM event_chain) AS head,
-         (SELECT e.recorded_at FROM event_chain c JOIN events e ON e.position = c.position WHERE c.seq = $1) AS recorded_at`,
-      [at],
-    );
-    const head = Number(rows[0]!.head);
-    if (at > head) throw new HttpError(400, `at is past the end of the log (seq ${head})`);
-    const day = dateIn(deps.config.timeZone, rows[0]!.recorded_at ?? new Date());
+    const { recordedAt } = await sealedSeq(deps, at);
+    const day = dateIn(deps.config.timeZone, recordedAt ?? new Date());
     res.set('Cache-Control', 'private, max-age=3600');
     res.json(await travel.page(at, { page, q, day }));
   };

@@ -11,6 +11,7 @@ import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { KINDS, KIND_NAMES } from '../kinds.ts';
+import { stageAtRoutes } from './stageAt.ts';
 
 const seqParam = (what: string) =>
   z.coerce
@@ -52,6 +53,7 @@ export function historyRoutes(deps: Deps) {
   const router = Router();
   const auditors = requireRole('admin', 'auditor');
   const anchors = anchorStoreFor(deps.config, deps.blobs);
+  router.use(stageAtRoutes(deps));
 
   router.get('/admin/events', auditors, async (req, res) => {
     const q = parseInput(Page, req.query);

@@ -47,13 +47,13 @@ export async function readMural(pool: pg.Pool, visitorId: string | null): Promis
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const { rows: at } = await client.query<{ position: string }>(`SELECT catalog_position() AS position`);
     const { state, artworkId } = await readMuralState(client);
-    const { rows } = await client.query<StrokeRow>(`${SELECT_STROKE} ORDER BY seq, id`);
+    const strokes = await readMuralStrokes(client);
     await client.query('COMMIT');
     return {
       state,
       width: MURAL_WIDTH,
       height: MURAL_HEIGHT,
-      strokes: rows.map(toStroke),
+      strokes,
       position: Number(at[0]!.position),
       visitorId,
       artworkId,
@@ -64,6 +64,12 @@ export async function readMural(pool: pg.Pool, visitorId: string | null): Promis
   } finally {
     client.release();
   }
+}
+
+/** Every stroke on the mural, in the order they were drawn (their painting order). */
+export async function readMuralStrokes(db: Db): Promise<MuralStroke[]> {
+  const { rows } = await db.query<StrokeRow>(`${SELECT_STROKE} ORDER BY seq, id`);
+  return rows.map(toStroke);
 }
 
 export async function findMuralStroke(db: Db, id: number): Promise<MuralStroke | undefined> {
