@@ -82,3 +82,35 @@ export function logHmacKey(): string | undefined {
 
 /** recorded_at as the canonical form writes it, straight from PostgreSQL (JS dates stop at milliseconds). */
 export const RECORDED_AT_SQL = `to_char(e.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The columns of an event (`events e`) the canonical form covers, as `EventRow` names them. */
+export const EVENT_COLUMNS_SQL = `e.stream_id, e.stream_version, e.type, e.schema_version, e.data, e.metadata,
+  ${RECORDED_AT_SQL} AS recorded_at`;
+
+/** An event as `EVENT_COLUMNS_SQL` reads it, beside its position. */
+export interface EventRow<Metadata = unknown> {
+  position: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Metadata;
+  recorded_at: string;
+}
+
+/** The chain record of an event row sealed at `seq` after the link `prevHash`. */
+export function chainRecord<Metadata>(row: EventRow<Metadata>, seq: number, prevHash: string) {
+  return {
+    seq,
+    position: row.position,
+    streamId: row.stream_id,
+    version: row.stream_version,
+    type: row.type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+    prevHash,
+  } satisfies ChainRecord;
+}

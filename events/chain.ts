@@ -1,6 +1,14 @@
 import type pg from 'pg';
 import type { Anchor, AnchorStore } from './anchors.ts';
-import { RECORDED_AT_SQL, SCHEME, legacyHash, linkHash, logHmacKey } from './canonical.ts';
+import {
+  EVENT_COLUMNS_SQL,
+  SCHEME,
+  chainRecord,
+  legacyHash,
+  linkHash,
+  logHmacKey,
+  type EventRow,
+} from './canonical.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 export const CHAIN_PROJECTION = 'chain';
@@ -31,21 +39,14 @@ export interface VerifyOptions {
 
 const PAGE = 2000;
 
-interface LinkRow {
+/** A link with its event's columns (null where the event is gone). */
+interface LinkRow extends EventRow {
   seq: number;
-  position: number;
   prev_hash: string;
   hash: string;
   scheme: number;
   event_position: number | null;
   transaction_id: string | null;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: unknown;
-  recorded_at: string;
   legacy: string | null;
 }
 
@@ -89,8 +90,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
   for (let after = startAt; ;) {
     const { rows } = await db.query<LinkRow>(
       `SELECT c.seq, c.position, c.prev_hash, c.hash, c.scheme, e.position AS event_position,
-         e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version, e.type, e.schema_version,
-         e.data, e.metadata, ${RECORDED_AT_SQL} AS recorded_at,
+         e.transaction_id::text AS transaction_id, ${EVENT_COLUMNS_SQL},
          CASE WHEN c.scheme = 1 AND e.position IS NOT NULL THEN event_canonical_text(e) END AS legacy
        FROM event_chain c LEFT JOIN events e ON e.position = c.position
        WHERE c.seq >= $1 ORDER BY c.seq LIMIT $2`,
@@ -112,21 +112,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
         else if (row.scheme === SCHEME.hmac && !hmacKey) {
           return fail(row.seq, row.position, 'keyed link: set LOG_HMAC_KEY to verify it');
         } else {
-          hash = linkHash(
-            {
-              seq: row.seq,
-              position: row.position,
-              streamId: row.stream_id,
-              version: row.stream_version,
-              type: row.type,
-              schemaVersion: row.schema_version,
-              data: row.data,
-              metadata: row.metadata,
-              recordedAt: row.recorded_at,
-              prevHash,
-            },
-            row.scheme === SCHEME.hmac ? hmacKey : undefined,
-          );
+          hash = linkHash(chainRecord(row, row.seq, prevHash), row.scheme === SCHEME.hmac ? hmacKey : undefined);
         }
         if (hash !== row.hash) return fail(row.seq, row.position, 'event edited');
         checked++;

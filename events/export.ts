@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
-import { RECORDED_AT_SQL } from './canonical.ts';
+import { EVENT_COLUMNS_SQL, chainRecord, type ChainRecord, type EventRow } from './canonical.ts';
 
 /** Who caused an event: the role from its metadata, the name from erasable personal data (null when none or erased). */
 export interface Actor {
@@ -10,18 +10,9 @@ export interface Actor {
 }
 
 /** One event in chain order, as history and export give it (CONTRACT §6). */
-export interface ChainEvent {
-  seq: number;
-  position: number;
-  streamId: string;
-  version: number;
-  type: string;
-  schemaVersion: number;
-  data: unknown;
+export interface ChainEvent extends Omit<ChainRecord, 'metadata'> {
   metadata: Record<string, unknown>;
-  recordedAt: string;
   actor: Actor;
-  prevHash: string;
   hash: string;
   /** how the link was computed (docs/canonical-form.md) */
   scheme: number;
@@ -29,16 +20,8 @@ export interface ChainEvent {
   legacy?: string;
 }
 
-export interface ChainEventRow {
+export interface ChainEventRow extends EventRow<Record<string, unknown>> {
   seq: number;
-  position: number;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  recorded_at: string;
   actor_name: string | null;
   prev_hash: string;
   hash: string;
@@ -47,8 +30,7 @@ export interface ChainEventRow {
 }
 
 /** Sealed events joined with their links and actors; callers add WHERE c.seq ... ORDER BY c.seq. */
-export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, e.stream_id, e.stream_version, e.type, e.schema_version,
-    e.data, e.metadata, ${RECORDED_AT_SQL} AS recorded_at, pd.value AS actor_name,
+export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, ${EVENT_COLUMNS_SQL}, pd.value AS actor_name,
     c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy
   FROM event_chain c
   JOIN events e ON e.position = c.position
@@ -56,17 +38,8 @@ export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, e.stream_id, e.str
 
 export function toChainEvent(r: ChainEventRow): ChainEvent {
   const event: ChainEvent = {
-    seq: r.seq,
-    position: r.position,
-    streamId: r.stream_id,
-    version: r.stream_version,
-    type: r.type,
-    schemaVersion: r.schema_version,
-    data: r.data,
-    metadata: r.metadata,
-    recordedAt: r.recorded_at,
+    ...chainRecord(r, r.seq, r.prev_hash),
     actor: { role: String(r.metadata.role ?? 'system'), name: r.actor_name },
-    prevHash: r.prev_hash,
     hash: r.hash,
     scheme: r.scheme,
   };

@@ -1,18 +1,14 @@
 import { allEvents } from '#events/catalog.ts';
-import { RECORDED_AT_SQL, currentScheme, linkHash, logHmacKey } from '#events/canonical.ts';
+import {
+  EVENT_COLUMNS_SQL,
+  chainRecord,
+  currentScheme,
+  linkHash,
+  logHmacKey,
+  type EventRow,
+} from '#events/canonical.ts';
 import { CHAIN_PROJECTION, GENESIS_HASH } from '#events/chain.ts';
 import type { Projection } from '../projection.ts';
-
-interface Row {
-  position: number;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: unknown;
-  recorded_at: string;
-}
 
 /**
  * Seals events into the hash chain in commit order, right after they commit. Each link is the hash
@@ -33,10 +29,8 @@ export const chainSealer: Projection = {
     let seq = head[0]?.seq ?? 0;
     let prevHash = head[0]?.hash ?? GENESIS_HASH;
     const positions = events.map((e) => e.position);
-    const { rows } = await db.query<Row>(
-      `SELECT e.position, e.stream_id, e.stream_version, e.type, e.schema_version, e.data, e.metadata,
-         ${RECORDED_AT_SQL} AS recorded_at
-       FROM events e WHERE e.position = ANY($1::bigint[])`,
+    const { rows } = await db.query<EventRow>(
+      `SELECT e.position, ${EVENT_COLUMNS_SQL} FROM events e WHERE e.position = ANY($1::bigint[])`,
       [positions],
     );
     const byPosition = new Map(rows.map((r) => [r.position, r]));
@@ -46,23 +40,8 @@ export const chainSealer: Projection = {
     const prevs: string[] = [];
     const hashes: string[] = [];
     for (const position of positions) {
-      const e = byPosition.get(position)!;
       seq++;
-      const hash = linkHash(
-        {
-          seq,
-          position,
-          streamId: e.stream_id,
-          version: e.stream_version,
-          type: e.type,
-          schemaVersion: e.schema_version,
-          data: e.data,
-          metadata: e.metadata,
-          recordedAt: e.recorded_at,
-          prevHash,
-        },
-        key,
-      );
+      const hash = linkHash(chainRecord(byPosition.get(position)!, seq, prevHash), key);
       seqs.push(seq);
       prevs.push(prevHash);
       hashes.push(hash);
