@@ -5,7 +5,7 @@ import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
-import { artistName, emailField, optionalText } from '../http/fields.ts';
+import { describedFields, submissionData, submitterFields } from '../http/fields.ts';
 import { ImageRejected, normaliseUpload } from '../images/index.ts';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -13,12 +13,9 @@ const ACCEPTED = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', '
 
 /** Spec §5, artwork submit schema, with its messages. */
 export const ArtworkSubmission = z.object({
-  title: optionalText(255),
-  description: optionalText(5000),
-  tags: optionalText(1000),
+  ...describedFields,
   imageData: z.string({ error: 'Image is required' }).min(1, 'Image is required'),
-  artistName,
-  email: emailField('Please enter a valid email'),
+  ...submitterFields,
   // spec §5: text, 'true' from the drawing studio and 'false' from the upload form; never a boolean
   isFromCanvas: z
     .enum(['true', 'false'], { error: "isFromCanvas must be the text 'true' or 'false'" })
@@ -59,7 +56,6 @@ export async function submitArtwork(
   let position: number | undefined;
   try {
     await deps.store.transaction(async (tx) => {
-      const emailRef = await deps.personal.recordEmail(input.email, tx);
       const result = await handleCommand(
         deps.store,
         artworkStream(artworkId),
@@ -69,11 +65,7 @@ export async function submitArtwork(
           now: metadata.now,
           data: {
             artworkId,
-            title: input.title,
-            description: input.description,
-            tags: input.tags,
-            artistName: input.artistName,
-            emailRef,
+            ...(await submissionData(deps.personal, input, tx)),
             isFromCanvas: input.isFromCanvas,
             image: {
               key,

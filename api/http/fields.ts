@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '#contract/email.ts';
+import type { PersonalData } from '../personalData.ts';
 
 /** An optional free-text field: trimmed, and blank becomes null. */
 export const optionalText = (max: number) =>
@@ -23,3 +24,32 @@ export const artistName = z
   .trim()
   .min(2, 'Artist name is required')
   .max(255, 'Name must be 255 characters or fewer');
+
+/** Spec §5: the words an artwork or a media submission is described with. */
+export const describedFields = {
+  title: optionalText(255),
+  description: optionalText(5000),
+  tags: optionalText(1000),
+};
+
+/** Spec §5: who submits an artwork or a media item. */
+export const submitterFields = {
+  artistName,
+  email: emailField('Please enter a valid email'),
+};
+
+type Described = { [K in keyof typeof describedFields]: z.output<(typeof describedFields)[K]> };
+type Submitter = { [K in keyof typeof submitterFields]: z.output<(typeof submitterFields)[K]> };
+
+/**
+ * A submission's described and submitter fields as its event holds them: the email goes to personal
+ * data (in the caller's transaction `tx`) and the event keeps its ref.
+ */
+export async function submissionData(
+  personal: Pick<PersonalData, 'recordEmail'>,
+  input: Described & Submitter,
+  tx: Parameters<PersonalData['recordEmail']>[1],
+) {
+  const { title, description, tags, artistName, email } = input;
+  return { title, description, tags, artistName, emailRef: await personal.recordEmail(email, tx) };
+}

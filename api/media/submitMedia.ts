@@ -6,19 +6,16 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { artistName, emailField, optionalText } from '../http/fields.ts';
+import { describedFields, submissionData, submitterFields } from '../http/fields.ts';
 import { MediaRejected, probeMedia, type ProbedMedia } from '../video/index.ts';
 
 /** Spec §5 media submit schema, with its messages. */
 export const MediaSubmission = z.object({
-  title: optionalText(255),
-  description: optionalText(5000),
-  tags: optionalText(1000),
+  ...describedFields,
   mediaData: z.string({ error: 'Media file is required' }).trim().min(1, 'Media file is required').max(1000),
   mediaType: z.enum(['video', 'audio'], { error: 'Media type is required' }),
   mimeType: z.string({ error: 'MIME type is required' }).trim().min(1, 'MIME type is required').max(255),
-  artistName,
-  email: emailField('Please enter a valid email'),
+  ...submitterFields,
 });
 export type MediaSubmission = z.output<typeof MediaSubmission>;
 
@@ -99,7 +96,6 @@ export async function submitMedia(
       });
     if (upload.media_type !== input.mediaType)
       throw new HttpError(400, `This file is ${upload.media_type}, not ${input.mediaType}`);
-    const emailRef = await deps.personal.recordEmail(input.email, tx);
     const result = await handleCommand(
       deps.store,
       mediaStream(mediaId),
@@ -109,11 +105,7 @@ export async function submitMedia(
         now: metadata.now,
         data: {
           mediaId,
-          title: input.title,
-          description: input.description,
-          tags: input.tags,
-          artistName: input.artistName,
-          emailRef,
+          ...(await submissionData(deps.personal, input, tx)),
           mediaType: upload.media_type,
           // what ffprobe found wins over what the browser declared
           mimeType: upload.mime_type,
