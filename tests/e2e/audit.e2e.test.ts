@@ -20,6 +20,18 @@ let approvalSeq: number;
 const TITLE = 'Sunrise for Alex';
 const NOTE = 'Beautiful colours, approved for the reveal';
 
+/** A red line across the mural at height y (CONTRACT §8). */
+const muralStroke = (y: number) => ({
+  tool: 'brush',
+  color: '#dc2626',
+  size: 24,
+  opacity: 100,
+  points: [
+    [200, y],
+    [1400, y],
+  ],
+});
+
 const head = async () => {
   await t.server.runner!.wake();
   const { rows } = await t.db.pool.query(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
@@ -31,6 +43,7 @@ beforeAll(async () => {
   fs.mkdirSync(SCREENS_DIR, { recursive: true });
   const s = await seeder(t);
   await s.artwork({ title: 'Already there' });
+  for (const y of [200, 400]) await s.guest('POST', '/api/mural/strokes', muralStroke(y));
   const login = await fetch(`${t.url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -51,8 +64,17 @@ beforeAll(async () => {
   if (approved.status !== 200) throw new Error(`approve: ${approved.status}`);
   approvalSeq = await head();
   await s.guest('POST', `/api/artworks/${artworkId}/like`);
+  // after the approval the show starts and the mural gets a third stroke: the replay brings both
+  if ((await s.admin('POST', '/api/show', { action: 'start' })).status !== 200) throw new Error('show start');
+  await s.guest('POST', '/api/mural/strokes', muralStroke(600));
   await head();
 }, 120_000);
+
+/** The green channel of the time-travel mural's pixel at (x, y), in canvas pixels: 255 on paper, low on red ink. */
+const muralGreen = (page: Page, x: number, y: number) =>
+  page
+    .getByTestId('mural-at-canvas')
+    .evaluate((c: HTMLCanvasElement, [px, py]) => c.getContext('2d')!.getImageData(px!, py!, 1, 1).data[1], [x, y]);
 afterAll(async () => {
   await browser?.close();
   await t?.close();
@@ -117,11 +139,27 @@ describe.each(Object.entries(VIEWPORTS))('the audit console on %s', (viewportNam
         await expect.poll(() => gallery.getAttribute('data-at'), { timeout: 15_000 }).toBe(String(approvalSeq - 1));
         await expect.poll(() => gallery.textContent(), { timeout: 15_000 }).toContain('Already there');
         expect(await gallery.textContent()).not.toContain(TITLE);
+        // the show had not started, and the mural held its first two strokes, painted
+        const mural = page.getByTestId('mural-at-canvas');
+        await expect.poll(() => mural.getAttribute('data-at'), { timeout: 15_000 }).toBe(String(approvalSeq - 1));
+        expect(await mural.getAttribute('data-strokes')).toBe('2');
+        expect(await page.getByTestId('mural-at-summary').textContent()).toContain('2 strokes on the mural');
+        expect(await muralGreen(page, 800, 400)).toBeLessThan(100);
+        expect(await muralGreen(page, 800, 600)).toBe(255); // paper: no third stroke yet
+        await expect.poll(() => page.getByTestId('show-at-state').textContent()).toContain('Not running');
         serious.push(...(await axe(page, `${label}-travel`)));
         await page.getByLabel('Replay speed').selectOption('60');
         await page.getByRole('button', { name: 'Replay from here' }).click();
         await expect.poll(() => gallery.textContent(), { timeout: 20_000 }).toContain(TITLE);
         await expect.poll(() => gallery.textContent(), { timeout: 20_000 }).toMatch(/Sunrise for Alex1 like/);
+        await expect.poll(() => mural.getAttribute('data-strokes'), { timeout: 20_000 }).toBe('3');
+        expect(await muralGreen(page, 800, 600)).toBeLessThan(100);
+        await expect.poll(() => page.getByTestId('show-at-state').textContent()).toMatch(/Running · item 1 of 2/);
+        await page
+          .getByRole('region', { name: 'The show' })
+          .locator('..')
+          .screenshot({ path: `${SCREENS_DIR}/${label}-show-and-mural.png` });
+        serious.push(...(await axe(page, `${label}-replayed`)));
       } finally {
         await context.close();
       }

@@ -5,6 +5,8 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
+import type { ReactionCounts, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
+import type { MuralState, MuralStroke } from '../../../contract/mural.ts';
 import { api } from '../lib/api.ts';
 import type { GalleryItem } from './gallery.ts';
 
@@ -128,6 +130,40 @@ export function galleryAtOptions(seq: number) {
   return queryOptions({
     queryKey: ['audit', 'gallery-at', seq] as const,
     queryFn: ({ signal }) => api<GalleryAt>(`/api/gallery?at=${seq}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+/** `GET /api/admin/show?at=SEQ` (decision 044): the show right after event SEQ, its items with their totals. */
+export interface ShowAt extends ShowStatus {
+  items: Array<ShowItemRef & { title: string; reactions: ReactionCounts }>;
+  at: number;
+}
+
+export function showAtOptions(seq: number) {
+  return queryOptions({
+    queryKey: ['audit', 'show-at', seq] as const,
+    queryFn: ({ signal }) => api<ShowAt>(`/api/admin/show?at=${seq}`, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+}
+
+/** `GET /api/admin/mural?at=SEQ` (decision 044): the mural right after event SEQ, strokes in painting order. */
+export interface MuralAt {
+  state: MuralState;
+  artworkId: number | null;
+  width: number;
+  height: number;
+  strokes: MuralStroke[];
+  at: number;
+}
+
+export function muralAtOptions(seq: number) {
+  return queryOptions({
+    queryKey: ['audit', 'mural-at', seq] as const,
+    queryFn: ({ signal }) => api<MuralAt>(`/api/admin/mural?at=${seq}`, { signal }),
     placeholderData: keepPreviousData,
     staleTime: Infinity,
   });

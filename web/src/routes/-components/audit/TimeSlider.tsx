@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { chainStatusOptions, eventsAfter, galleryAtOptions, type ChainEvent } from '../../../queries/audit.ts';
 import type { GalleryItem } from '../../../queries/gallery.ts';
 import { describeType, formatTime } from './describe.ts';
+import { MuralAt } from './MuralAt.tsx';
+import { ShowAt } from './ShowAt.tsx';
 
 const SPEEDS = [1, 5, 15, 30, 60];
 const TICK_MS = 200;
@@ -14,7 +16,7 @@ function title(item: GalleryItem): string {
   return item.kind === 'story' ? item.content.slice(0, 40) : `${item.kind} ${item.id}`;
 }
 
-/** The gallery as it was at any seq, and a replay of a stretch of the log at 1x-60x. */
+/** The gallery, the show and the mural as they were at any seq, and a replay of a stretch of the log at 1x-60x. */
 export function TimeSlider() {
   const status = useQuery(chainStatusOptions());
   const head = status.data?.head?.seq ?? 0;
@@ -164,6 +166,10 @@ export function TimeSlider() {
           </li>
         ))}
       </ul>
+      <div className="grid items-start gap-5 lg:grid-cols-2">
+        <ShowAt at={at} enabled={status.isSuccess} />
+        <MuralAt at={at} enabled={status.isSuccess} />
+      </div>
     </section>
   );
 }
