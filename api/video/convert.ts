@@ -51,26 +51,16 @@ export async function makePoster(input: string, outPath: string, opts: MediaOpti
 export async function transcodeToMp4(input: string, outPath: string, opts: MediaOptions = {}): Promise<void> {
   const remaining = deadline(opts.timeoutMs ?? DEFAULT_TRANSCODE_TIMEOUT_MS);
   const { container } = await sniffMediaFile(input);
-  const run = opts.run ?? runTool;
   const fit = `scale='min(${TRANSCODE_MAX_EDGE},iw)':'min(${TRANSCODE_MAX_EDGE},ih)':force_original_aspect_ratio=decrease`;
-  await writeAtomically(outPath, async (partial) => {
-    await run({
-      tool: 'ffmpeg',
-      args: [
-        ...FFMPEG_START,
-        ...inputArgs(input, DEMUXER[container]),
-        ...['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '-1', '-map_chapters', '-1'],
-        ...['-vf', `${fit},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p`],
-        ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high'],
-        ...['-c:a', 'aac', '-b:a', '160k', '-ac', '2'],
-        // Old ffmpeg builds give up on interleaving sparse AVI audio without a deeper queue.
-        ...['-max_muxing_queue_size', '1024'],
-        ...['-movflags', '+faststart', '-f', 'mp4', fileUrl(partial)],
-      ],
-      timeoutMs: remaining(),
-      signal: opts.signal,
-    });
-  });
+  await convertInto(input, container, outPath, opts, remaining(), (url) => [
+    ...['-map', '0:v:0', '-map', '0:a:0?', '-map_metadata', '-1', '-map_chapters', '-1'],
+    ...['-vf', `${fit},scale=trunc(iw/2)*2:trunc(ih/2)*2,format=yuv420p`],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high'],
+    ...['-c:a', 'aac', '-b:a', '160k', '-ac', '2'],
+    // Old ffmpeg builds give up on interleaving sparse AVI audio without a deeper queue.
+    ...['-max_muxing_queue_size', '1024'],
+    ...['-movflags', '+faststart', '-f', 'mp4', url],
+  ]);
 }
 
 const CLEAN_FORMAT = { mp4: 'mp4', m4a: 'mp4', mp3: 'mp3', wav: 'wav' } as const;
@@ -89,22 +79,33 @@ export async function removeMetadata(
   const { container } = await sniffMediaFile(input);
   if (!(container in CLEAN_FORMAT)) throw new Error(`No metadata-free copy for ${container}; transcode it`);
   const format = CLEAN_FORMAT[container as keyof typeof CLEAN_FORMAT];
-  const run = opts.run ?? runTool;
   const streams = kind === 'video' ? ['-map', '0:v:0', '-map', '0:a:0?'] : ['-map', '0:a:0'];
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TRANSCODE_TIMEOUT_MS;
+  await convertInto(input, container, outPath, opts, timeoutMs, (url) => [
+    ...streams,
+    ...['-c', 'copy', '-map_metadata', '-1', '-map_metadata:s:v', '-1', '-map_metadata:s:a', '-1'],
+    ...['-map_chapters', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact'],
+    ...(format === 'mp4' ? ['-movflags', '+faststart'] : []),
+    ...(format === 'mp3' ? ['-id3v2_version', '0'] : []),
+    ...['-f', format, url],
+  ]);
+}
+
+/** One ffmpeg run over `input` (read with its container's demuxer) into `outPath`, written atomically. */
+async function convertInto(
+  input: string,
+  container: keyof typeof DEMUXER,
+  outPath: string,
+  opts: MediaOptions,
+  timeoutMs: number,
+  outputArgs: (url: string) => string[],
+): Promise<void> {
+  const run = opts.run ?? runTool;
   await writeAtomically(outPath, async (partial) => {
     await run({
       tool: 'ffmpeg',
-      args: [
-        ...FFMPEG_START,
-        ...inputArgs(input, DEMUXER[container]),
-        ...streams,
-        ...['-c', 'copy', '-map_metadata', '-1', '-map_metadata:s:v', '-1', '-map_metadata:s:a', '-1'],
-        ...['-map_chapters', '-1', '-fflags', '+bitexact', '-flags:v', '+bitexact', '-flags:a', '+bitexact'],
-        ...(format === 'mp4' ? ['-movflags', '+faststart'] : []),
-        ...(format === 'mp3' ? ['-id3v2_version', '0'] : []),
-        ...['-f', format, fileUrl(partial)],
-      ],
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TRANSCODE_TIMEOUT_MS,
+      args: [...FFMPEG_START, ...inputArgs(input, DEMUXER[container]), ...outputArgs(fileUrl(partial))],
+      timeoutMs,
       signal: opts.signal,
     });
   });
