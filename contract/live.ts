@@ -23,10 +23,14 @@ interface Positioned {
 }
 
 export type ShowState = 'idle' | 'running' | 'paused';
+/** What the show can point at: a submission, or the one mural (CONTRACT §8; decision 046). */
+export type ShowKind = Kind | 'mural';
 export interface ShowItemRef {
-  kind: Kind;
+  kind: ShowKind;
   id: number;
 }
+/** The mural as the show names it: there is one (decision 038), so its id is always 1. */
+export const MURAL_ITEM = { kind: 'mural', id: 1 } as const satisfies ShowItemRef;
 /** The reaction emoji, in the bar's order (CONTRACT §7). */
 export const REACTION_EMOJIS = ['👏', '❤️', '😂', '😮', '🎉', '🙏'] as const;
 export type ReactionEmoji = (typeof REACTION_EMOJIS)[number];

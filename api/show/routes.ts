@@ -4,7 +4,7 @@ import { handleCommand } from '#events/handle.ts';
 import { Emoji, SHOW_STREAM, showDecider, type ShowCommand, type ShowItem } from '#events/show/show.ts';
 import { findItem, type Kind } from '#projections/catalog/items.ts';
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
-import type { ShowItemRef, ShowState } from '#contract/live.ts';
+import { MURAL_ITEM, type ShowItemRef, type ShowState } from '#contract/live.ts';
 import { isAdmin, requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
@@ -23,11 +23,14 @@ const ShowInput = z.discriminatedUnion(
   'action',
   [
     z.object({ action: z.enum(['start', 'next', 'prev', 'pause', 'resume', 'stop']) }),
-    z.object({
-      action: z.enum(['goto', 'queue']),
-      kind: z.enum(KIND_NAMES as [Kind, ...Kind[]], { error: 'Kind must be artwork, story or media' }),
-      id: z.number({ error: 'Id is required' }).int().positive('Id is required'),
-    }),
+    z
+      .object({
+        action: z.enum(['goto', 'queue']),
+        kind: z.enum([...KIND_NAMES, MURAL_ITEM.kind], { error: 'Kind must be artwork, story, media or mural' }),
+        // the mural is one: its id may be left out (decision 046)
+        id: z.number({ error: 'Id is required' }).int().positive('Id is required').optional(),
+      })
+      .refine((i) => i.kind === MURAL_ITEM.kind || i.id !== undefined, { error: 'Id is required', path: ['id'] }),
   ],
   { error: 'Action must be start, next, prev, pause, resume, goto, queue or stop' },
 );
@@ -89,15 +92,11 @@ export function showRoutes(deps: Deps) {
     let command: ShowCommand;
     if (input.action === 'start') command = { type: 'start', items: await deck(deps) };
     else if (input.action === 'goto' || input.action === 'queue') {
-      const item = { kind: input.kind, id: input.id };
-      const visible = await findItem(deps.pool, item.kind, item.id, { admin: false });
-      // an item the show already holds may be gone to even if it was archived since
-      if (!visible && input.action === 'queue') throw notFound(KINDS[item.kind].label);
-      if (!visible) {
-        const held = (await showAnswer(deps)).state !== 'idle' && (await isInShow(deps, item));
-        if (!held) throw notFound(KINDS[item.kind].label);
-      }
-      command = { type: input.action, item, approved: !!visible };
+      if (input.kind === MURAL_ITEM.kind) {
+        // the mural can always be shown, open, locked or frozen: it is there from the start
+        if ((input.id ?? MURAL_ITEM.id) !== MURAL_ITEM.id) throw notFound('Mural');
+        command = { type: input.action, item: MURAL_ITEM, approved: true };
+      } else command = await submissionCommand(deps, input.action, { kind: input.kind, id: input.id! });
     } else command = { type: input.action };
     const metadata = await metadataFor(req, deps.personal);
     const { lastPosition } = await handleCommand(deps.store, SHOW_STREAM, showDecider, command, metadata);
@@ -129,6 +128,18 @@ export function showRoutes(deps: Deps) {
   }
 
   return router;
+}
+
+/** Going to or queueing a submission: it must be approved and visible, or already held by the show. */
+async function submissionCommand(deps: Deps, action: 'goto' | 'queue', item: ShowItem & { kind: Kind }) {
+  const visible = await findItem(deps.pool, item.kind, item.id, { admin: false });
+  // an item the show already holds may be gone to even if it was archived since
+  if (!visible && action === 'queue') throw notFound(KINDS[item.kind].label);
+  if (!visible) {
+    const held = (await showAnswer(deps)).state !== 'idle' && (await isInShow(deps, item));
+    if (!held) throw notFound(KINDS[item.kind].label);
+  }
+  return { type: action, item, approved: !!visible } satisfies ShowCommand;
 }
 
 async function isInShow(deps: Deps, item: ShowItem): Promise<boolean> {

@@ -203,6 +203,51 @@ describe('the show (CONTRACT §7)', () => {
   });
 });
 
+describe('the mural on the show (decision 046)', () => {
+  const mural = { kind: 'mural', id: 1 };
+
+  it('is refused to guests and auditors, 409 with no show, and 404 for another mural', async () => {
+    const before = (await showEvents()).length;
+    for (const who of [guest, auditor]) {
+      expect((await who('POST', '/api/show', { action: 'goto', kind: 'mural' })).status).toBe(403);
+    }
+    expect(await act({ action: 'goto', kind: 'mural' })).toMatchObject({
+      status: 409,
+      body: { message: 'The show is not running' },
+    });
+    expect((await act({ action: 'queue', ...mural })).status).toBe(409);
+    await act({ action: 'start' });
+    expect(await act({ action: 'goto', kind: 'mural', id: 2 })).toMatchObject({
+      status: 404,
+      body: { message: 'Mural not found' },
+    });
+    expect((await showEvents()).length).toBe(before + 1);
+    await act({ action: 'stop' });
+  });
+
+  it('is put up after the current item, live to followers, and next moves on to what was next', async () => {
+    const socket = await follower();
+    const start = (await act({ action: 'start' })).body;
+    const changed = next<Record<string, unknown>>(socket, 'show:changed');
+    expect(await act({ action: 'goto', kind: 'mural' })).toMatchObject({
+      status: 200,
+      body: { state: 'running', current: mural, index: 1, total: start.total + 1, upNext: start.upNext },
+    });
+    expect(await changed).toMatchObject({ state: 'running', current: mural, index: 1 });
+    expect((await showEvents()).slice(-2)).toMatchObject([
+      { type: 'ShowItemQueued', data: { item: mural } },
+      { type: 'ShowMoved', data: { action: 'goto', index: 1, current: mural } },
+    ]);
+    // showing it while it shows writes nothing
+    const before = (await showEvents()).length;
+    expect((await act({ action: 'goto', ...mural })).body).toMatchObject({ current: mural, index: 1 });
+    expect((await showEvents()).length).toBe(before);
+    expect((await act({ action: 'next' })).body).toMatchObject({ current: start.upNext[0], index: 2 });
+    expect((await act({ action: 'prev' })).body).toMatchObject({ current: mural, index: 1 });
+    await act({ action: 'stop' });
+  });
+});
+
 describe('reactions (CONTRACT §7)', () => {
   it('accepts the six emoji on a visible item, keeps totals, and sends coalesced bursts', async () => {
     const socket = await follower();

@@ -13,7 +13,8 @@ export const reactionStream = (kind: ItemKind, id: number) => `reactions-${kind}
 export const Emoji = z.enum(REACTION_EMOJIS);
 export type Emoji = z.infer<typeof Emoji>;
 
-const ShowItem = z.object({ kind: ItemKind, id: z.number().int().positive() });
+/** A submission, or the mural (`{ kind: 'mural', id: 1 }`, decision 046), which the show can also put up. */
+const ShowItem = z.object({ kind: z.enum([...ItemKind.options, 'mural']), id: z.number().int().positive() });
 export type ShowItem = z.infer<typeof ShowItem>;
 const Items = z.array(ShowItem);
 

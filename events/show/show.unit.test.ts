@@ -76,6 +76,21 @@ describe('the show decider', () => {
     refused([start, { type: 'goto', item: d, approved: false }], 404);
   });
 
+  it('puts the mural up after the current item, and next moves on to what was next', () => {
+    const mural = { kind: 'mural' as const, id: 1 };
+    const shown = run([
+      { type: 'start', items: [a, b, c] },
+      { type: 'goto', item: mural, approved: true },
+      { type: 'next' },
+    ]);
+    expect(shown.types.slice(1)).toEqual([['ShowItemQueued', 'ShowMoved'], ['ShowMoved']]);
+    expect(shown.show).toEqual({ state: 'running', items: [a, mural, b, c], index: 2 });
+    // shown again later, the show goes back to it rather than holding it twice
+    const again = run([{ type: 'goto', item: mural, approved: true }], shown.show);
+    expect(again.show).toEqual({ state: 'running', items: [a, mural, b, c], index: 1 });
+    refused([{ type: 'goto', item: mural, approved: true }], 409);
+  });
+
   it('stops from paused, and a new show starts afresh', () => {
     const { show } = run([
       { type: 'start', items: [a, b] },

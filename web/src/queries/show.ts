@@ -1,9 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReactionEmoji, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
+import type { Kind, ReactionEmoji, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
 import { api } from '../lib/api.ts';
 
 export type { ReactionCounts, ReactionEmoji, ShowItemRef, ShowState, ShowStatus } from '../../../contract/live.ts';
-export { REACTION_EMOJIS } from '../../../contract/live.ts';
+export { MURAL_ITEM, REACTION_EMOJIS } from '../../../contract/live.ts';
 
 /** `GET /api/show` (CONTRACT §7): where the show stands, what comes next, and the log position it reflects. */
 export interface ShowAnswer extends ShowStatus {
@@ -14,6 +14,10 @@ export interface ShowAnswer extends ShowStatus {
 export type ShowAction =
   | { action: 'start' | 'next' | 'prev' | 'pause' | 'resume' | 'stop' }
   | { action: 'goto' | 'queue'; kind: ShowItemRef['kind']; id: number };
+
+/** A submission the show points at (the mural takes no reactions). */
+export type ReactableRef = ShowItemRef & { kind: Kind };
+export const isReactable = (ref: ShowItemRef): ref is ReactableRef => ref.kind !== 'mural';
 
 export const showKeys = { status: ['show'] as const };
 
@@ -26,7 +30,7 @@ export function showQueryOptions() {
 
 export const sendShowAction = (action: ShowAction) => api<ShowAnswer>('/api/show', { body: action });
 
-export const sendReaction = (item: ShowItemRef, emoji: ReactionEmoji) =>
+export const sendReaction = (item: ReactableRef, emoji: ReactionEmoji) =>
   api<{ accepted: true }>(`${ITEM_API[item.kind]}/${item.id}/reactions`, { body: { emoji } });
 
 const ITEM_API = { artwork: '/api/artworks', story: '/api/stories', media: '/api/media' } as const;

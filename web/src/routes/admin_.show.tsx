@@ -4,7 +4,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { getSession, useSession } from '../lib/session.ts';
 import { useLiveMessages, useOnlineCount } from '../live/connection.ts';
 import { revealQueryOptions } from '../queries/reveal.ts';
-import { showQueryOptions, useShowAction, type ShowItemRef } from '../queries/show.ts';
+import { MURAL_ITEM, showQueryOptions, useShowAction, type ShowItemRef } from '../queries/show.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from '../components/icons.tsx';
 import { Spinner } from '../components/Spinner.tsx';
@@ -72,6 +72,7 @@ function Presenter() {
   if (!data) return <p className="p-8 text-center">Failed to load the show. Please try refreshing the page.</p>;
 
   const running = data.state !== 'idle';
+  const onMural = data.current?.kind === MURAL_ITEM.kind;
   const busy = act.isPending;
   const totals = current.item
     ? (liveTotals[keyOf(current.item)] ?? (current.item as FullGalleryItem & { reactions?: Totals }).reactions)
@@ -122,13 +123,25 @@ function Presenter() {
             <p className="text-xs font-semibold tracking-wide text-stone-500 uppercase dark:text-stone-400">
               Now showing · {data.index + 1} of {data.total}
             </p>
-            {current.item ? (
+            {onMural ? (
+              <MuralLine large testId="presenter-current" />
+            ) : current.item ? (
               <ItemLine item={current.item} large testId="presenter-current" />
             ) : (
               <p className="mt-1 text-stone-500">{current.missing ? 'No longer in the gallery' : 'Loading…'}</p>
             )}
-            <ReactionTotals className="mt-3" totals={totals} />
+            {!onMural && <ReactionTotals className="mt-3" totals={totals} />}
           </section>
+
+          {/* the room draws on /mural while every screen watches it fill up (decision 046) */}
+          <button
+            type="button"
+            disabled={busy || onMural}
+            onClick={() => act.mutate({ action: 'goto', ...MURAL_ITEM })}
+            className="h-12 w-full rounded-xl border-2 border-amber-500 bg-amber-50 font-semibold text-amber-900 active:scale-[0.98] disabled:opacity-50 dark:bg-stone-900 dark:text-amber-200"
+          >
+            {onMural ? 'The mural is on every screen' : 'Show the mural'}
+          </button>
 
           <section aria-label="Up next">
             <h2 className="mb-2 text-sm font-semibold text-stone-700 dark:text-stone-300">Up next</h2>
@@ -143,7 +156,9 @@ function Presenter() {
                       key={`${keyOf(ref)}:${n}`}
                       className="flex items-center gap-2 rounded-xl bg-white/70 p-2 dark:bg-stone-900/70"
                     >
-                      <div className="min-w-0 flex-1">{item ? <ItemLine item={item} /> : keyOf(ref)}</div>
+                      <div className="min-w-0 flex-1">
+                        {ref.kind === MURAL_ITEM.kind ? <MuralLine /> : item ? <ItemLine item={item} /> : keyOf(ref)}
+                      </div>
                       <SmallButton disabled={busy} onClick={() => act.mutate({ action: 'goto', ...ref })}>
                         Show now
                       </SmallButton>
@@ -271,6 +286,26 @@ function ItemLine({ item, large = false, testId }: { item: FullGalleryItem; larg
         <p className="truncate text-xs text-stone-600 dark:text-stone-400">
           {kind} · by {by}
         </p>
+      </div>
+    </div>
+  );
+}
+
+/** The mural, as the presenter's lists name it. */
+function MuralLine({ large = false, testId }: { large?: boolean; testId?: string }) {
+  return (
+    <div className="flex min-w-0 items-center gap-3" data-testid={testId} data-item="mural:1">
+      <span
+        aria-hidden="true"
+        className={`${large ? 'h-16 w-16 text-2xl' : 'h-10 w-10'} flex shrink-0 items-center justify-center rounded-lg bg-rose-100 text-rose-700 dark:bg-stone-800 dark:text-rose-300`}
+      >
+        ✎
+      </span>
+      <div className="min-w-0">
+        <p className={`truncate font-semibold text-stone-900 dark:text-amber-50 ${large ? 'text-lg' : 'text-sm'}`}>
+          The group mural
+        </p>
+        <p className="truncate text-xs text-stone-600 dark:text-stone-400">Mural · drawn live by everyone</p>
       </div>
     </div>
   );

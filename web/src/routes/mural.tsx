@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import {
   MURAL_HEIGHT,
@@ -13,11 +13,10 @@ import { Spinner } from '../components/Spinner.tsx';
 import { ApiError } from '../lib/api.ts';
 import { OPACITY, PALETTE, SIZE } from '../drawing/tools.ts';
 import { getSession, useSession } from '../lib/session.ts';
-import { useLiveMessages } from '../live/connection.ts';
-import type { LiveMessage } from '../live/sequence.ts';
 import { strokeAt } from '../mural/hit.ts';
-import { MuralModel, type MuralMessage, type Paint } from '../mural/model.ts';
-import { MuralSurface, OverlaySurface } from '../mural/surface.ts';
+import type { Paint } from '../mural/model.ts';
+import { OverlaySurface } from '../mural/surface.ts';
+import { useLiveMural } from '../mural/useLiveMural.ts';
 import {
   muralAction,
   muralKeys,
@@ -33,8 +32,6 @@ export const Route = createFileRoute('/mural')({
   },
   component: MuralPage,
 });
-
-const isMural = (m: LiveMessage): m is LiveMessage & MuralMessage => m.event.startsWith('mural:');
 
 interface Pending {
   stroke: MuralStrokeInput;
@@ -55,17 +52,17 @@ const round = (n: number) => Math.round(n * 10) / 10;
 function MuralPage() {
   const { admin } = useSession();
   const queryClient = useQueryClient();
-  const snapshot = useQuery(muralQueryOptions());
   const screen = typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('screen');
 
-  const baseRef = useRef<HTMLCanvasElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
-  const model = useRef(new MuralModel()).current;
-  const surface = useRef<MuralSurface>(null);
   const overlay = useRef<OverlaySurface>(null);
   const pending = useRef<Pending[]>([]);
   const drawing = useRef<{ pointerId: number; stroke: MuralStrokeInput } | null>(null);
   const frame = useRef<number | null>(null);
+
+  // what the page does once the mural has painted a change (set below, once its helpers exist)
+  const afterPaint = useRef<(change: Paint) => void>(() => {});
+  const { baseRef, model, paint, snapshot } = useLiveMural((change) => afterPaint.current(change));
 
   const [tool, setTool] = useState<MuralTool>('brush');
   const [color, setColor] = useState<string>(PALETTE[0].hex);
@@ -99,15 +96,6 @@ function MuralPage() {
     if (frame.current === null) frame.current = requestAnimationFrame(paintOverlay);
   }, [paintOverlay]);
 
-  /** Tells tests (and the curious) where the canvas stands, without a render. */
-  const mark = useCallback(() => {
-    const canvas = baseRef.current;
-    if (!canvas) return;
-    canvas.dataset.position = String(model.position);
-    canvas.dataset.strokes = String(model.strokes.size);
-    canvas.dataset.state = model.state;
-  }, [model]);
-
   /** Own strokes the mural now holds leave the overlay. */
   const settlePending = useCallback(() => {
     const before = pending.current.length;
@@ -115,34 +103,14 @@ function MuralPage() {
     if (pending.current.length !== before) scheduleOverlay();
   }, [model, scheduleOverlay]);
 
-  const paint = useCallback(
-    (change: Paint | undefined) => {
-      if (!change || !surface.current) return;
-      if (change.kind === 'all') surface.current.all(model.strokes.values());
-      else if (change.kind === 'add') surface.current.add(change.stroke);
-      else if (change.kind === 'remove') surface.current.remove(change.stroke, model.strokes.values());
-      mark();
-      if (change.kind === 'add') settlePending();
-      if (change.kind === 'state' || change.kind === 'all' || change.stroke.visitorId === model.visitorId) refreshUi();
-    },
-    [model, mark, settlePending, refreshUi],
-  );
+  afterPaint.current = (change) => {
+    if (change.kind === 'add') settlePending();
+    if (change.kind === 'state' || change.kind === 'all' || change.stroke.visitorId === model.visitorId) refreshUi();
+  };
 
   useEffect(() => {
-    if (!baseRef.current || !overlayRef.current) return;
-    surface.current = new MuralSurface(baseRef.current);
-    overlay.current = new OverlaySurface(overlayRef.current);
-    if (snapshot.data) paint(model.reset(snapshot.data));
+    if (overlayRef.current) overlay.current = new OverlaySurface(overlayRef.current);
   }, []);
-
-  // a fresh snapshot (first load, or a resync after a gap) repaints everything, once
-  useEffect(() => {
-    if (snapshot.data && surface.current) paint(model.reset(snapshot.data));
-  }, [snapshot.data, model, paint]);
-
-  useLiveMessages((message) => {
-    if (isMural(message)) paint(model.apply(message));
-  });
 
   useEffect(() => () => void (frame.current !== null && cancelAnimationFrame(frame.current)), []);
 

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { revealQueryOptions } from '../queries/reveal.ts';
@@ -15,8 +15,11 @@ import { FloatingReactions } from './-components/show/FloatingReactions.tsx';
 import { StrokeReplay } from './-components/show/StrokeReplay.tsx';
 import { ReactionBar, ReactionTotals } from './-components/show/ReactionBar.tsx';
 import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
-import { sendShowAction, type ShowAnswer } from '../queries/show.ts';
+import { isReactable, sendShowAction, type ShowAnswer } from '../queries/show.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
+
+// the mural's canvas and painter load only when the presenter puts the mural up (the page-weight budget)
+const ShowMural = lazy(() => import('./-components/show/ShowMural.tsx'));
 
 export const Route = createFileRoute('/reveal')({
   loader: ({ context }) => {
@@ -37,6 +40,7 @@ function RevealPage() {
   const live = useShow();
   const following = isLive(live) ? live : undefined;
   const showItem = useShowItem(following?.current ?? null, deck.data?.items);
+  const onMural = following?.current.kind === 'mural';
   const admin = getSession().admin;
   const act = (action: 'next' | 'prev' | 'pause' | 'resume') => () => {
     if (admin) void sendShowAction({ action }).catch(() => {});
@@ -89,6 +93,16 @@ function RevealPage() {
           <Spinner className="h-10 w-10 text-amber-600" />
         ) : deck.isError ? (
           <Message title="Failed to load gallery" text="Please try refreshing the page." />
+        ) : following && onMural ? (
+          <div
+            key={`show:${following.index}:mural`}
+            data-slide="mural:1"
+            className="flex h-full w-full items-center justify-center motion-safe:animate-slide-in"
+          >
+            <Suspense fallback={<Spinner className="h-10 w-10 text-amber-600" />}>
+              <ShowMural />
+            </Suspense>
+          </div>
         ) : following && !show.item ? (
           showItem.missing ? (
             <Message title="This item is no longer in the gallery" text="The presenter will move on in a moment." />
@@ -119,16 +133,14 @@ function RevealPage() {
 
       <footer className="flex flex-col gap-4 px-4 pb-5 sm:flex-row sm:items-end sm:justify-between sm:gap-8 sm:px-8 sm:pb-7">
         <div className="min-w-0">
-          <Caption show={show} count={count} following={following} />
+          <Caption show={show} count={count} following={following} onMural={onMural} />
           {following && show.item && (
             <ReactionTotals className="mt-2" totals={(show.item as FullGalleryItem & ShowTotals).reactions} />
           )}
         </div>
         <div className="flex flex-col items-start gap-2 sm:items-end">
-          {following && (
-            <>
-              <ReactionBar item={following.current} className="fixed inset-x-3 bottom-3 z-50 md:hidden" />
-            </>
+          {following && isReactable(following.current) && (
+            <ReactionBar item={following.current} className="fixed inset-x-3 bottom-3 z-50 md:hidden" />
           )}
           <RevealControls
             paused={show.paused}
@@ -154,7 +166,7 @@ function RevealPage() {
 
       {/* Always mounted, so screen readers hear each change. */}
       <p aria-live="polite" aria-atomic="true" className="sr-only">
-        {announcement(show, count)}
+        {onMural ? 'The group mural, drawn live by everyone' : announcement(show, count)}
       </p>
 
       {following && <FloatingReactions item={following.current} />}
@@ -186,10 +198,13 @@ const isDrawing = (item: FullGalleryItem): item is Extract<FullGalleryItem, { ki
 
 type ShowTotals = { reactions?: Partial<Record<string, number>> };
 
+const MURAL_CAPTION = { title: 'The group mural', by: 'everyone, live', kind: 'Mural' };
+
 /** The slide's title and maker, and its place in the deck. */
-function Caption({ show, count, following }: { show: Slideshow; count: number; following?: ShowAnswer }) {
-  if (!show.item) return <div />;
-  const { title, by, kind } = slideCaption(show.item);
+function Caption(props: { show: Slideshow; count: number; following?: ShowAnswer; onMural: boolean }) {
+  const { show, count, following, onMural } = props;
+  if (!show.item && !onMural) return <div />;
+  const { title, by, kind } = onMural ? MURAL_CAPTION : slideCaption(show.item!);
   const place = show.place === null ? '' : ` ${show.place} of ${count}`;
   return (
     <div className="min-w-0">

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { REACTION_EMOJIS, sendReaction, type ReactionEmoji, type ShowItemRef } from '../../../queries/show.ts';
+import { REACTION_EMOJIS, sendReaction, type ReactableRef, type ReactionEmoji } from '../../../queries/show.ts';
 
 const NAMES: Record<ReactionEmoji, string> = {
   '👏': 'Applause',
@@ -14,7 +14,7 @@ const NAMES: Record<ReactionEmoji, string> = {
  * The phone's reaction bar: six big buttons under the thumb. A tap is sent at once and acknowledged
  * with a little pop; taps the server turns away (more than 5 a second) are dropped quietly.
  */
-export function ReactionBar({ item, className = '' }: { item: ShowItemRef; className?: string }) {
+export function ReactionBar({ item, className = '' }: { item: ReactableRef; className?: string }) {
   const [popped, setPopped] = useState<{ emoji: ReactionEmoji; n: number } | null>(null);
   const counter = useRef(0);
   function react(emoji: ReactionEmoji) {

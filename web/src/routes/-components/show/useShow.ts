@@ -3,7 +3,7 @@ import { getSession } from '../../../lib/session.ts';
 import { api } from '../../../lib/api.ts';
 import type { FullGalleryItem } from '../../../queries/gallery.ts';
 import { itemKey, itemPath } from '../../../queries/itemKinds.ts';
-import { showQueryOptions, type ShowAnswer, type ShowItemRef } from '../../../queries/show.ts';
+import { isReactable, showQueryOptions, type ShowAnswer, type ShowItemRef } from '../../../queries/show.ts';
 
 /**
  * The show as this screen knows it: fetched once (with the log position it reflects), then moved by
@@ -17,11 +17,12 @@ export function useShow(): ShowAnswer | undefined {
 export const isLive = (show: ShowAnswer | undefined): show is ShowAnswer & { current: ShowItemRef } =>
   show !== undefined && show.state !== 'idle' && show.current !== null;
 
-/** The item the show points at: from the deck when it holds it, else fetched on its own. */
+/** The submission the show points at: from the deck when it holds it, else fetched on its own (none for the mural). */
 export function useShowItem(
-  ref: ShowItemRef | null,
+  showing: ShowItemRef | null,
   deck: readonly FullGalleryItem[] | undefined,
 ): { item: FullGalleryItem | undefined; missing: boolean } {
+  const ref = showing && isReactable(showing) ? showing : null;
   const inDeck = ref ? deck?.find((i) => i.kind === ref.kind && i.id === ref.id) : undefined;
   const fetched = useQuery({
     queryKey: ref ? itemKey(ref.kind, ref.id) : ['show-none'],
