@@ -1,5 +1,5 @@
 import type { ArtworkEvent } from '#events/artworks/artwork.ts';
-import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
+import { deleteSql, reviewSql, submittedColumns, type Statements } from './statement.ts';
 
 const review = reviewSql('artwork');
 
@@ -12,17 +12,10 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
             email_ref bigint, is_from_canvas text, image jsonb, created_at timestamptz, search_text text, at bigint)`,
     row: ({ data: d, position }) => ({
+      ...submittedColumns(d, position),
       id: d.artworkId,
-      title: d.title,
-      description: d.description,
-      tags: d.tags,
-      artist_name: d.artistName,
-      email_ref: d.emailRef,
       is_from_canvas: String(d.isFromCanvas),
       image: { original: d.image },
-      created_at: d.submittedAt,
-      search_text: searchText(d.title, d.description, d.tags, d.artistName),
-      at: position,
     }),
   },
   ArtworkRenditionsMade: {

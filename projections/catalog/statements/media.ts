@@ -1,5 +1,5 @@
 import type { MediaEvent } from '#events/media/media.ts';
-import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
+import { deleteSql, reviewSql, submittedColumns, type Statements } from './statement.ts';
 
 const review = reviewSql('media');
 
@@ -12,12 +12,8 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
             email_ref bigint, media jsonb, created_at timestamptz, search_text text, at bigint)`,
     row: ({ data: d, position }) => ({
+      ...submittedColumns(d, position),
       id: d.mediaId,
-      title: d.title,
-      description: d.description,
-      tags: d.tags,
-      artist_name: d.artistName,
-      email_ref: d.emailRef,
       media: {
         mediaType: d.mediaType,
         mimeType: d.mimeType,
@@ -25,9 +21,6 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
         durationSeconds: d.durationSeconds,
         browserPlayable: d.browserPlayable,
       },
-      created_at: d.submittedAt,
-      search_text: searchText(d.title, d.description, d.tags, d.artistName),
-      at: position,
     }),
   },
   MediaProcessed: {

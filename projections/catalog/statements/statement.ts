@@ -22,6 +22,28 @@ export const searchText = (...parts: Array<string | null | undefined>) =>
     .join('\n')
     .toLowerCase();
 
+/** The columns an artwork's or a media item's submission fills alike. */
+export const submittedColumns = (
+  d: {
+    title: string | null;
+    description: string | null;
+    tags: string | null;
+    artistName: string;
+    emailRef: number;
+    submittedAt: string;
+  },
+  position: number,
+) => ({
+  title: d.title,
+  description: d.description,
+  tags: d.tags,
+  artist_name: d.artistName,
+  email_ref: d.emailRef,
+  created_at: d.submittedAt,
+  search_text: searchText(d.title, d.description, d.tags, d.artistName),
+  at: position,
+});
+
 /** Approval and rejection read the same for every kind. */
 export function reviewSql(kind: string) {
   return {
