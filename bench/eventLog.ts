@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
-import { lagTable, rate } from './support.ts';
+import { catalogLag, lagTable, rate } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -65,24 +64,13 @@ export async function benchEventLog(pool: pg.Pool) {
   // Lag: 8 writers append while the runner seals the chain and projects the catalog.
   const runner = new ProjectionRunner(store, projections);
   await runner.start();
-  const appendedAt = new Map<number, number>();
-  const lags: number[] = [];
-  runner.onCommitted((name, events) => {
-    if (name !== 'catalog') return;
-    const now = performance.now();
-    for (const e of events) {
-      const t = appendedAt.get(e.position);
-      if (t !== undefined) lags.push(now - t);
-    }
-  });
+  const { appendedAt, lags, settle } = catalogLag(runner);
   const underLoad = await rate(8, SECONDS * 1000, async () => {
     const id = nextId++;
     const { positions } = await store.append(`artwork-${id}`, 0, [submitted(id)], metadata());
     appendedAt.set(positions[0]!, performance.now());
   });
-  const deadline = Date.now() + 30_000;
-  while (lags.length < appendedAt.size && Date.now() < deadline) await sleep(20);
-  await runner.stop();
+  await settle();
 
   return [
     '### Event log: appends vs. raw INSERT (same PostgreSQL, same run)',

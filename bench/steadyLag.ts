@@ -1,11 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { DomainEvent } from '#events/catalog.ts';
 import { likeStream } from '#events/engagement/engagement.ts';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
-import { lagTable } from './support.ts';
+import { catalogLag, lagTable } from './support.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5) * 2;
@@ -48,16 +47,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
   await runner.start();
   await runner.wake();
 
-  const appendedAt = new Map<number, number>();
-  const lags: number[] = [];
-  runner.onCommitted((name, events) => {
-    if (name !== 'catalog') return;
-    const t = performance.now();
-    for (const e of events) {
-      const at = appendedAt.get(e.position);
-      if (at !== undefined) lags.push(t - at);
-    }
-  });
+  const { appendedAt, lags, settle } = catalogLag(runner);
 
   let nextStory = ITEMS + 1;
   let visitor = 0;
@@ -110,9 +100,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
   }
   await Promise.all(pending);
   const achieved = sent / ((performance.now() - started) / 1000);
-  const deadline = Date.now() + 30_000;
-  while (lags.length < appendedAt.size && Date.now() < deadline) await sleep(20);
-  await runner.stop();
+  await settle();
   return [
     `### Projection lag at a steady ${RATE.toLocaleString('en')} events/s (${SECONDS} s; likes, submissions)`,
     '',

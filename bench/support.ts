@@ -7,6 +7,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { migrate } from '#db/migrate.ts';
 import type { ArtworkSubmitted } from '#events/artworks/artwork.ts';
 import type { EventOf } from '#events/registry.ts';
+import type { ProjectionRunner } from '#projections/runner.ts';
 import { createPool, freePort, openDatabase, startEmbedded } from '#db/postgres.ts';
 
 /** A fresh, migrated database: DATABASE_URL when set, else an embedded PostgreSQL in a temp dir. */
@@ -77,6 +78,32 @@ export function seededArtwork(
     isFromCanvas: false,
     image: { ...image, bytes: 50_000 },
     submittedAt,
+  };
+}
+
+/**
+ * Times appends until the catalog read model commits them: `appendedAt` takes each append's position
+ * and time; `lags` fills as the runner commits; `settle()` waits (up to 30 s) for the last, then stops it.
+ */
+export function catalogLag(runner: ProjectionRunner) {
+  const appendedAt = new Map<number, number>();
+  const lags: number[] = [];
+  runner.onCommitted((name, events) => {
+    if (name !== 'catalog') return;
+    const now = performance.now();
+    for (const e of events) {
+      const at = appendedAt.get(e.position);
+      if (at !== undefined) lags.push(now - at);
+    }
+  });
+  return {
+    appendedAt,
+    lags,
+    async settle() {
+      const deadline = Date.now() + 30_000;
+      while (lags.length < appendedAt.size && Date.now() < deadline) await sleep(20);
+      await runner.stop();
+    },
   };
 }
 
