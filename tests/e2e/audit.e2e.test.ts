@@ -6,6 +6,7 @@ import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
 
 const SCREENS_DIR = 'test-results/screens';
 const VIEWPORTS = {
@@ -65,7 +66,10 @@ beforeAll(async () => {
   approvalSeq = await head();
   await s.guest('POST', `/api/artworks/${artworkId}/like`);
   // after the approval the show starts and the mural gets a third stroke: the replay brings both
-  if ((await s.admin('POST', '/api/show', { action: 'start' })).status !== 200) throw new Error('show start');
+  const show = await s.admin('POST', '/api/show', { action: 'start' });
+  if (show.status !== 200) throw new Error(`show start: ${show.status}`);
+  await s.guest('POST', `/api/artworks/${show.body.current.id}/reactions`, { emoji: '👏' });
+  await waitFor(async () => (await s.guest('GET', `/api/artworks/${show.body.current.id}`)).body.reactions['👏'] === 1);
   await s.guest('POST', '/api/mural/strokes', muralStroke(600));
   await head();
 }, 120_000);
@@ -155,6 +159,8 @@ describe.each(Object.entries(VIEWPORTS))('the audit console on %s', (viewportNam
         await expect.poll(() => mural.getAttribute('data-strokes'), { timeout: 20_000 }).toBe('3');
         expect(await muralGreen(page, 800, 600)).toBeLessThan(100);
         await expect.poll(() => page.getByTestId('show-at-state').textContent()).toMatch(/Running · item 1 of 2/);
+        const showItems = page.getByRole('list', { name: 'Items in the show' });
+        await expect.poll(() => showItems.locator('li[aria-current="step"]').textContent()).toContain('Applause1');
         await page
           .getByRole('region', { name: 'The show' })
           .locator('..')
