@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ReactionCounts, ShowItemRef, ShowStatus } from '#contract/live.ts';
+import { MURAL_ITEM, type ReactionCounts, type ShowItemRef, type ShowStatus } from '#contract/live.ts';
 import { readShow } from './show.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -18,8 +18,8 @@ export interface ShowWithTotals extends ShowStatus {
 
 /**
  * The show as the catalog has folded it, with each of its items' names and reaction totals: what the
- * audit console shows of the reveal at a seq (decision 044). An item the catalog no longer holds keeps
- * its place with no totals.
+ * audit console shows of the reveal at a seq (decision 044). The mural (decision 046), and an item the
+ * catalog no longer holds, keep their place with no totals.
  */
 export async function readShowWithTotals(db: Queryable): Promise<ShowWithTotals> {
   const { items, ...status } = await readShow(db);
@@ -36,7 +36,8 @@ export async function readShowWithTotals(db: Queryable): Promise<ShowWithTotals>
     ...status,
     items: items.map((item) => {
       const row = found.get(`${item.kind}:${item.id}`);
-      return { ...item, title: row?.title ?? `${item.kind} ${item.id}`, reactions: row?.reactions ?? {} };
+      const fallback = item.kind === MURAL_ITEM.kind ? 'The mural' : `${item.kind} ${item.id}`;
+      return { ...item, title: row?.title ?? fallback, reactions: row?.reactions ?? {} };
     }),
   };
 }
