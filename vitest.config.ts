@@ -27,6 +27,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
+          // A page in a real browser on 2 busy cores: a poll waits up to 10 s for what should appear
+          // (vitest's default is 1 s), as the suite's own visible() helpers do. Speed is measured in
+          // `npm run bench`, not here.
+          expect: { poll: { timeout: 10_000 } },
           // No retry: a flake is a bug until proved otherwise (the last ones were a job queue that
           // stalled for 30 s and a seeder over the per-visitor limit).
           globalSetup: ['tests/support/postgresGlobalSetup.ts'],
