@@ -78,17 +78,41 @@ export function instrumentJobs(handlers: JobHandlers): JobHandlers {
   return wrapped as JobHandlers;
 }
 
-/** How far each projection is behind the log: events not yet applied, and the age of the oldest. */
+/**
+ * How far each projection is behind the log: events not yet applied, and the age of the oldest.
+ * Projections move by chain seq (dense from 1), so "applied" is `seq <= checkpoint`; an event not yet
+ * sealed is behind every projection. (Comparing positions would miscount: commit order is not
+ * position order.)
+ */
 export async function projectionLag(pool: pg.Pool): Promise<{ name: string; events: number; seconds: number }[]> {
   const { rows } = await pool.query<{ name: string; events: number; seconds: number }>(
-    `SELECT p.name,
-            (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.position > coalesce(c.position, 0) LIMIT 1000000) behind)::int AS events,
-            coalesce(extract(epoch FROM now() - (SELECT min(recorded_at) FROM events e WHERE e.position > coalesce(c.position, 0))), 0)::float8 AS seconds
+    `WITH total AS (SELECT count(*)::int AS n FROM events),
+          unsealed AS (
+            SELECT min(e.recorded_at) AS oldest FROM events e
+            WHERE NOT EXISTS (SELECT 1 FROM event_chain c WHERE c.position = e.position)
+          )
+     SELECT p.name,
+            (SELECT n FROM total) - coalesce(cp.seq, 0)::int AS events,
+            coalesce(extract(epoch FROM now() - least(
+              (SELECT oldest FROM unsealed),
+              (SELECT e.recorded_at FROM event_chain c JOIN events e ON e.position = c.position
+                WHERE c.seq = coalesce(cp.seq, 0) + 1)
+            )), 0)::float8 AS seconds
        FROM unnest($1::text[]) AS p(name)
-       LEFT JOIN projection_checkpoints c ON c.name = p.name`,
+       LEFT JOIN projection_checkpoints cp ON cp.name = p.name`,
     [projections.map((p) => p.name)],
   );
   return rows;
+}
+
+/**
+ * One lag query per scrape: prom-client collects every metric at once (Promise.all), so the two lag
+ * gauges share the query in flight; the next scrape asks again.
+ */
+let lagInFlight: ReturnType<typeof projectionLag> | undefined;
+function lagForScrape(pool: pg.Pool): ReturnType<typeof projectionLag> {
+  lagInFlight ??= projectionLag(pool).finally(() => (lagInFlight = undefined));
+  return lagInFlight;
 }
 
 let lagPool: pg.Pool | undefined;
@@ -105,7 +129,7 @@ new Gauge({
   async collect() {
     if (!lagPool) return;
     this.reset();
-    for (const row of await projectionLag(lagPool)) this.set({ projection: row.name }, row.events);
+    for (const row of await lagForScrape(lagPool)) this.set({ projection: row.name }, row.events);
   },
 });
 new Gauge({
@@ -116,6 +140,6 @@ new Gauge({
   async collect() {
     if (!lagPool) return;
     this.reset();
-    for (const row of await projectionLag(lagPool)) this.set({ projection: row.name }, row.seconds);
+    for (const row of await lagForScrape(lagPool)) this.set({ projection: row.name }, row.seconds);
   },
 });
