@@ -2,32 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import sharp from 'sharp';
 import { io as connect, type Socket } from 'socket.io-client';
 import type pg from 'pg';
+import { photo } from '../tests/support/images.ts';
 import { GUEST_PASSWORD, cpuSeconds, rssBytes, signIn, spread, startApp, startServer } from './support.ts';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 300);
 const ARTWORKS = 24;
 /** A browser opens about six connections per host. */
 const PARALLEL_PER_VISITOR = 6;
-
-/** A photo-like JPEG (smooth colour fields with grain): compresses about as badly as a phone photo. */
-async function photo(seed: number, width = 1600, height = 1200) {
-  let x = seed * 7919 + 104_729;
-  const random = () => (x = (x * 9301 + 49_297) % 233_280) / 233_280;
-  const small = Buffer.alloc(48 * 36 * 3);
-  for (let i = 0; i < small.length; i++) small[i] = Math.floor(random() * 255);
-  const base = await sharp(small, { raw: { width: 48, height: 36, channels: 3 } })
-    .resize(width, height, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  for (let i = 0; i < base.length; i++)
-    base[i] = Math.max(0, Math.min(255, base[i]! + Math.floor((random() - 0.5) * 40)));
-  return sharp(base, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
 
 /** CPU seconds and resident memory of a process, from /proc. */
 function usage(pid: number) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { TimeTravel } from '#projections/timeTravel.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
+import { GalleryQuery } from '../gallery/query.ts';
 import { dateIn } from '../time.ts';
 
 export const atSeq = z.coerce
@@ -11,16 +12,7 @@ export const atSeq = z.coerce
   .min(0, 'at must be a seq')
   .max(Number.MAX_SAFE_INTEGER, 'at must be a seq');
 
-const AtQuery = z.object({
-  at: atSeq,
-  page: z.coerce
-    .number({ error: 'Page must be a whole number from 1' })
-    .int('Page must be a whole number from 1')
-    .min(1, 'Page must be a whole number from 1')
-    .max(100_000)
-    .default(1),
-  q: z.string({ error: 'Search must be text' }).max(200, 'Search is too long').default(''),
-});
+const AtQuery = GalleryQuery.extend({ at: atSeq });
 
 const travels = new WeakMap<Deps, TimeTravel>();
 

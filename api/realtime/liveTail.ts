@@ -26,14 +26,13 @@ export function catchUpKey(m: LiveMessage): string | undefined {
  * minute then carries one like count per item, not every step of it.
  */
 export function forCatchUp(messages: readonly LiveMessage[]): LiveMessage[] {
-  const keyOf = catchUpKey;
   const last = new Map<string, number>();
   messages.forEach((m, i) => {
-    const key = keyOf(m);
+    const key = catchUpKey(m);
     if (key) last.set(key, i);
   });
   return messages.filter((m, i) => {
-    const key = keyOf(m);
+    const key = catchUpKey(m);
     return key === undefined || last.get(key) === i;
   });
 }

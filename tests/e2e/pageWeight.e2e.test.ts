@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
-import sharp from 'sharp';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
+import { photo } from '../support/images.ts';
 import { signedInContext } from '../support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
@@ -14,26 +14,6 @@ const CARDS = 20;
 
 let t: TestServer;
 let browser: Browser;
-
-/**
- * A photo-like JPEG: smooth colour fields with film grain, which compresses about as badly as a
- * phone photo does (a solid colour would make any budget pass).
- */
-async function photo(seed: number, width = 1600, height = 1200) {
-  let x = seed * 7919 + 104_729;
-  const random = () => (x = (x * 9301 + 49_297) % 233_280) / 233_280;
-  const small = Buffer.alloc(48 * 36 * 3);
-  for (let i = 0; i < small.length; i++) small[i] = Math.floor(random() * 255);
-  const base = await sharp(small, { raw: { width: 48, height: 36, channels: 3 } })
-    .resize(width, height, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
-  for (let i = 0; i < base.length; i++)
-    base[i] = Math.max(0, Math.min(255, base[i]! + Math.floor((random() - 0.5) * 40)));
-  return sharp(base, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality: 85 })
-    .toBuffer();
-}
 
 beforeAll(async () => {
   [t, browser] = await Promise.all([startTestServer(), launchChromium()]);

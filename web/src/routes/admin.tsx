@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { adminQueueQueryOptions, pendingArtworksQueryOptions } from '../queries/admin.ts';
 import { getSession, useSession } from '../lib/session.ts';
-import { ShieldIcon } from '../components/icons.tsx';
+import { StaffHeader } from '../components/StaffHeader.tsx';
 import { PendingArtworks } from './-components/admin/PendingArtworks.tsx';
 import { ArchivedArtworks } from './-components/admin/ArchivedArtworks.tsx';
 import { PendingStories } from './-components/admin/PendingStories.tsx';
@@ -61,15 +61,9 @@ function ReviewPanel() {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-      <header className="mb-8 flex items-center gap-4">
-        <span className="flex h-12 w-12 items-center justify-center rounded-2xl bg-gradient-to-br from-stone-700 to-stone-900 text-amber-300 shadow-md">
-          <ShieldIcon className="h-6 w-6" />
-        </span>
-        <div>
-          <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-amber-50">Admin Panel</h1>
-          <p className="text-stone-600 dark:text-stone-400">Review submissions before they appear in the gallery.</p>
-        </div>
-      </header>
+      <StaffHeader title="Admin Panel" className="mb-8">
+        Review submissions before they appear in the gallery.
+      </StaffHeader>
       {queue.isError && (
         <p role="alert" className="mb-4 text-sm text-rose-600 dark:text-rose-400">
           {queue.error.message}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { whoAmIOptions } from '../queries/audit.ts';
-import { ShieldIcon } from '../components/icons.tsx';
+import { StaffHeader } from '../components/StaffHeader.tsx';
 import { ChainStatus } from './-components/audit/ChainStatus.tsx';
 import { ErasePanel } from './-components/audit/ErasePanel.tsx';
 import { EventStream } from './-components/audit/EventStream.tsx';
@@ -56,17 +56,7 @@ function AuditConsole({ admin }: { admin: boolean }) {
   const tab = search.tab ?? (search.kind && search.id ? 'timeline' : 'events');
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-10 sm:px-6">
-      <header className="flex items-center gap-4">
-        <span className="flex h-12 w-12 shrink-0 items-center justify-center rounded-2xl bg-gradient-to-br from-stone-700 to-stone-900 text-amber-300 shadow-md">
-          <ShieldIcon className="h-6 w-6" />
-        </span>
-        <div>
-          <h1 className="font-display text-3xl font-bold text-stone-900 dark:text-amber-50">Audit</h1>
-          <p className="text-stone-600 dark:text-stone-400">
-            Every change, who made it and when, checked link by link. Read only.
-          </p>
-        </div>
-      </header>
+      <StaffHeader title="Audit">Every change, who made it and when, checked link by link. Read only.</StaffHeader>
       <ChainStatus />
       <nav aria-label="Audit views" className="flex flex-wrap gap-2">
         {TABS.map((t) => (
