@@ -61,11 +61,15 @@ export class JobQueue {
       for (const name of JOB_NAMES) {
         const handler = handlers[name] as (data: unknown) => Promise<void>;
         if (typeof handler !== 'function') throw new Error(`no handler for job ${name}; refusing to start`);
-        // A NOTIFY wakes one fetch of one job; jobs sent while the worker was busy would otherwise
-        // wait for pg-boss's 30 s backstop poll. Poll every second even with LISTEN/NOTIFY on.
-        const polling = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 };
-        await boss.work<unknown>(name, polling, async (jobs) => {
-          for (const job of jobs) await handler(job.data);
+        // A NOTIFY wakes one fetch of one job, and pg-boss then waits out its 30 s backstop poll: jobs
+        // sent while this one ran would wait that long. After each job, look again at once instead.
+        let workerId = '';
+        workerId = await boss.work<unknown>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
+          try {
+            for (const job of jobs) await handler(job.data);
+          } finally {
+            boss.notifyWorker(workerId);
+          }
         });
       }
       for (const [name, cron] of Object.entries(SCHEDULES)) await boss.schedule(name, cron, {});
