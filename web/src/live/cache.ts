@@ -1,4 +1,4 @@
-import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { InvalidateQueryFilters, Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { adminKeys, type AdminQueue } from '../queries/admin.ts';
 import type { Comment } from '../queries/comments.ts';
 import { galleryKeys, type GalleryKind } from '../queries/gallery.ts';
@@ -82,6 +82,8 @@ export class LiveCache {
   readonly #queryClient: QueryClient;
   readonly #recent: Array<{ clock: number; message: PatchMessage }> = [];
   readonly #fetchStartedAt = new Map<string, number>();
+  /** Queries made stale while their first fetch was on its way: fetched again once it answers. */
+  readonly #staleOnArrival = new Set<string>();
   #clock = 0;
   readonly #unsubscribe: () => void;
 
@@ -90,16 +92,40 @@ export class LiveCache {
   constructor(queryClient: QueryClient) {
     this.#queryClient = queryClient;
     this.#unsubscribe = queryClient.getQueryCache().subscribe((event) => {
-      if (event.type === 'removed') this.#fetchStartedAt.delete(event.query.queryHash);
+      const hash = event.query.queryHash;
+      if (event.type === 'removed') {
+        this.#fetchStartedAt.delete(hash);
+        this.#staleOnArrival.delete(hash);
+      }
       if (event.type !== 'updated') return;
-      if (event.action.type === 'fetch') this.#fetchStartedAt.set(event.query.queryHash, this.#clock);
-      else if (event.action.type === 'success' && !event.action.manual) this.#settle(event.query);
-      else if (event.action.type === 'error') this.#fetchStartedAt.delete(event.query.queryHash);
+      if (event.action.type === 'fetch') this.#fetchStartedAt.set(hash, this.#clock);
+      else if (event.action.type === 'success' && !event.action.manual) {
+        this.#settle(event.query);
+        if (this.#staleOnArrival.delete(hash)) this.invalidate({ queryKey: event.query.queryKey, exact: true });
+      } else if (event.action.type === 'error') {
+        this.#fetchStartedAt.delete(hash);
+        this.#staleOnArrival.delete(hash);
+      }
     });
   }
 
   close() {
     this.#unsubscribe();
+  }
+
+  /**
+   * Marks queries stale and refetches the active ones, like `invalidateQueries`, and also when a
+   * query is loading for the first time. TanStack Query restarts an in-flight fetch only for a query
+   * that has data; a first fetch is kept, and its answer, from before the change, would pass for
+   * fresh. Such a query is fetched again as soon as that answer is in.
+   */
+  invalidate(filters: InvalidateQueryFilters = {}): void {
+    for (const query of this.#queryClient.getQueryCache().findAll(filters)) {
+      if (query.state.fetchStatus === 'fetching' && query.state.data === undefined) {
+        this.#staleOnArrival.add(query.queryHash);
+      }
+    }
+    void this.#queryClient.invalidateQueries(filters);
   }
 
   apply(message: LiveMessage): void {
@@ -115,15 +141,15 @@ export class LiveCache {
       case 'gallery:item-removed': {
         const { kind } = message.payload;
         const id = message.event === 'gallery:item-added' ? message.payload.item.id : message.payload.id;
-        void queryClient.invalidateQueries({ queryKey: galleryKeys.all });
+        this.invalidate({ queryKey: galleryKeys.all });
         // An open detail page loads again: a removed item then 404s into its error view.
-        void queryClient.invalidateQueries({ queryKey: itemKey(kind, id), exact: true });
+        this.invalidate({ queryKey: itemKey(kind, id), exact: true });
         return;
       }
       case 'admin:queue-changed': {
         const { pending, archived } = message.payload;
         queryClient.setQueryData<AdminQueue>(adminKeys.queue, { pending, archived });
-        void queryClient.invalidateQueries({
+        this.invalidate({
           queryKey: adminKeys.all,
           predicate: (query) => query.queryKey[1] !== adminKeys.queue[1],
         });
@@ -135,7 +161,7 @@ export class LiveCache {
         queryClient.setQueryData<ShowAnswer>(showKeys.status, (old) =>
           old && old.position > position ? old : { upNext: [], ...old, position, state, current, index, total },
         );
-        void queryClient.invalidateQueries({ queryKey: showKeys.status, exact: true });
+        this.invalidate({ queryKey: showKeys.status, exact: true });
         return;
       }
       case 'reactions:burst': {
@@ -176,7 +202,7 @@ export class LiveCache {
     const oldest = this.#recent[0]?.clock ?? this.#clock + 1;
     if (startedAt + 1 < oldest) {
       // more arrived meanwhile than is kept: load it again rather than guess
-      void this.#queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+      this.invalidate({ queryKey: query.queryKey, exact: true });
       return;
     }
     let data = query.state.data;

@@ -48,7 +48,7 @@ export function startLiveClient(
     cache.apply(message);
     hooks.applied?.(message);
   };
-  const refetchAll = () => void queryClient.invalidateQueries();
+  const refetchAll = () => cache.invalidate();
   // A gap: reconnect, and the server's batch brings what was missed since the last applied position.
   const resync = () => {
     hooks.resync?.();
@@ -78,7 +78,7 @@ export function startLiveClient(
     sequence.batch(batch);
     // Without a `since` (a first connection), this batch only tells where the log stands: whatever
     // happened between loading the page's data and joining the live rooms is fetched again.
-    if (sentSince === undefined) void queryClient.invalidateQueries({ refetchType: 'active' });
+    if (sentSince === undefined) cache.invalidate({ refetchType: 'active' });
     hooks.batch?.(batch, sentSince);
   });
   socket.on('presence', ({ online }) => hooks.presence?.(online));

@@ -1,0 +1,91 @@
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LiveCache } from './cache.ts';
+import type { LiveMessage } from './sequence.ts';
+
+/** A query function whose answers the test hands out one at a time, in order. */
+function answers<T>() {
+  const pending: Array<(value: T) => void> = [];
+  return {
+    queryFn: () => new Promise<T>((resolve) => pending.push(resolve)),
+    get asked() {
+      return pending.length;
+    },
+    answer: (index: number, value: T) => pending[index]!(value),
+  };
+}
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+let stop: Array<() => void> = [];
+afterEach(() => {
+  for (const close of stop) close();
+  stop = [];
+});
+
+function setUp<T>(queryKey: readonly unknown[]) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+  const cache = new LiveCache(queryClient);
+  const server = answers<T>();
+  const observer = new QueryObserver(queryClient, { queryKey, queryFn: server.queryFn });
+  const unsubscribe = observer.subscribe(() => {});
+  stop.push(
+    unsubscribe,
+    () => cache.close(),
+    () => queryClient.clear(),
+  );
+  return { queryClient, cache, server, data: () => queryClient.getQueryData<T>(queryKey) };
+}
+
+// TanStack Query does not restart a query's first fetch when it is invalidated: the answer already on
+// its way, from before the change, is kept as if it were fresh (it cancels and refetches only a
+// query that has data). A screen that loaded while the change happened would then miss it for good.
+describe('a live change that lands while a query is loading for the first time', () => {
+  it('is fetched again after the first answer, so the screen is not left on the state before the change', async () => {
+    const { cache, server, data } = setUp<{ state: string }>(['show']);
+    await settled();
+    expect(server.asked).toBe(1);
+
+    // the first connection's welcome: whatever happened before joining is fetched again
+    cache.invalidate({ refetchType: 'active' });
+    server.answer(0, { state: 'idle' });
+    await settled();
+    expect(server.asked).toBe(2);
+    server.answer(1, { state: 'running' });
+    await settled();
+    expect(data()).toEqual({ state: 'running' });
+  });
+
+  it('holds for an arrival in the gallery as for a welcome', async () => {
+    const { cache, server, data } = setUp<{ items: Array<{ kind: string; id: number }> }>(['gallery', 'page', 1]);
+    await settled();
+    const arrival = {
+      event: 'gallery:item-added',
+      payload: { position: 5, after: 4, kind: 'artwork', item: { kind: 'artwork', id: 9 } },
+    } as unknown as LiveMessage;
+    cache.apply(arrival);
+    server.answer(0, { items: [] });
+    await settled();
+    expect(server.asked).toBe(2);
+    server.answer(1, { items: [{ kind: 'artwork', id: 9 }] });
+    await settled();
+    expect(data()).toEqual({ items: [{ kind: 'artwork', id: 9 }] });
+  });
+
+  it('costs nothing more when the query already had data (TanStack then restarts the fetch itself)', async () => {
+    const { cache, server, data } = setUp<{ state: string }>(['show']);
+    await settled();
+    server.answer(0, { state: 'idle' });
+    await settled();
+    cache.invalidate();
+    await settled();
+    expect(server.asked).toBe(2);
+    cache.invalidate();
+    await settled();
+    expect(server.asked).toBe(3);
+    server.answer(2, { state: 'running' });
+    await settled();
+    expect(server.asked).toBe(3);
+    expect(data()).toEqual({ state: 'running' });
+  });
+});
