@@ -32,7 +32,12 @@ export function boxOf(s: MuralStrokeInput): Box {
 
 const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
-const ctx2d = (canvas: HTMLCanvasElement) => canvas.getContext('2d') as CanvasRenderingContext2D & Paint2D;
+/** The canvas at the mural's own size (the page scales it with CSS), and its 2D context. */
+function muralContext(canvas: HTMLCanvasElement) {
+  canvas.width = MURAL_WIDTH;
+  canvas.height = MURAL_HEIGHT;
+  return canvas.getContext('2d') as CanvasRenderingContext2D & Paint2D;
+}
 
 /**
  * Paints the mural with the one painter (contract/paint.ts) on a canvas of the mural's own size; the
@@ -43,9 +48,7 @@ export class MuralSurface {
   readonly #ctx: CanvasRenderingContext2D & Paint2D;
 
   constructor(canvas: HTMLCanvasElement) {
-    canvas.width = MURAL_WIDTH;
-    canvas.height = MURAL_HEIGHT;
-    this.#ctx = ctx2d(canvas);
+    this.#ctx = muralContext(canvas);
   }
 
   all(strokes: Iterable<MuralStrokeInput>) {
@@ -89,9 +92,7 @@ export class OverlaySurface {
   readonly #ctx: CanvasRenderingContext2D & Paint2D;
 
   constructor(canvas: HTMLCanvasElement) {
-    canvas.width = MURAL_WIDTH;
-    canvas.height = MURAL_HEIGHT;
-    this.#ctx = ctx2d(canvas);
+    this.#ctx = muralContext(canvas);
   }
 
   paint(strokes: Iterable<MuralStrokeInput>) {

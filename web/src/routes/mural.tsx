@@ -328,33 +328,16 @@ function MuralPage() {
           >
             Undo
           </button>
-          <label className="flex items-center gap-2 text-sm text-stone-700 dark:text-stone-300">
-            Size
-            <input
-              type="range"
-              min={SIZE.min}
-              max={SIZE.max}
-              step={SIZE.step}
-              value={size}
-              onChange={(e) => setSize(Number(e.target.value))}
-              className="w-24 accent-rose-500"
-            />
-            <span className="w-10 text-xs tabular-nums">{size} px</span>
-          </label>
-          <label className="flex items-center gap-2 text-sm text-stone-700 dark:text-stone-300">
-            Opacity
-            <input
-              type="range"
-              min={OPACITY.min}
-              max={OPACITY.max}
-              step={OPACITY.step}
-              value={opacity}
-              disabled={tool === 'eraser'}
-              onChange={(e) => setOpacity(Number(e.target.value))}
-              className="w-20 accent-rose-500"
-            />
-            <span className="w-10 text-xs tabular-nums">{opacity}%</span>
-          </label>
+          <Slider label="Size" range={SIZE} value={size} onChange={setSize} unit=" px" className="w-24" />
+          <Slider
+            label="Opacity"
+            range={OPACITY}
+            value={opacity}
+            onChange={setOpacity}
+            unit="%"
+            disabled={tool === 'eraser'}
+            className="w-20"
+          />
         </div>
         <div role="group" aria-label="Palette" className="grid grid-cols-12 gap-1.5 sm:flex sm:flex-wrap">
           {PALETTE.map(({ name, hex }) => (
@@ -449,5 +432,39 @@ function AdminButton({ label, busy, onClick }: { label: string; busy: boolean; o
     >
       {label}
     </button>
+  );
+}
+
+interface SliderProps {
+  label: string;
+  range: { min: number; max: number; step: number };
+  value: number;
+  onChange: (value: number) => void;
+  unit: string;
+  disabled?: boolean;
+  className: string;
+}
+
+/** A toolbar slider: its label, the range, and the value with its unit. */
+function Slider({ label, range, value, onChange, unit, disabled, className }: SliderProps) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-stone-700 dark:text-stone-300">
+      {label}
+      <input
+        type="range"
+        min={range.min}
+        max={range.max}
+        step={range.step}
+        value={value}
+        disabled={disabled}
+        aria-valuetext={`${value}${unit}`}
+        onChange={(e) => onChange(Number(e.target.value))}
+        className={`${className} accent-rose-500`}
+      />
+      <span className="w-10 text-xs tabular-nums">
+        {value}
+        {unit}
+      </span>
+    </label>
   );
 }

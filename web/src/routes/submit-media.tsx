@@ -13,9 +13,10 @@ import { tributeQueryOptions } from '../queries/tribute.ts';
 import { serverMessageOf } from '../lib/api.ts';
 import { artistDetailsProblem } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
-import { AboutFields, NO_ABOUT } from './-components/submit/AboutFields.tsx';
-import { NO_SUBMITTER, shownName, SubmitterFields } from './-components/submit/SubmitterFields.tsx';
-import { FormSection, PageHeader } from './-components/submit/FormSection.tsx';
+import { NO_ABOUT } from './-components/submit/AboutFields.tsx';
+import { NO_SUBMITTER, shownName } from './-components/submit/SubmitterFields.tsx';
+import { PageHeader } from './-components/submit/FormSection.tsx';
+import { UploadDetails } from './-components/submit/UploadDetails.tsx';
 import { MediaUploadBox, type UploadState } from './-components/submit/MediaUploadBox.tsx';
 
 export const Route = createFileRoute('/submit-media')({
@@ -140,17 +141,14 @@ function SubmitMediaPage() {
           onRemove={removeFile}
         />
 
-        <FormSection title="Media Information">
-          <AboutFields
-            value={about}
-            onChange={setAbout}
-            placeholders={{ title: 'Give your message a name', description: 'What is it about?' }}
-          />
-        </FormSection>
-
-        <FormSection title="Your Information">
-          <SubmitterFields value={submitter} onChange={setSubmitter} />
-        </FormSection>
+        <UploadDetails
+          titles={{ about: 'Media Information', submitter: 'Your Information' }}
+          about={about}
+          onAbout={setAbout}
+          placeholders={{ title: 'Give your message a name', description: 'What is it about?' }}
+          submitter={submitter}
+          onSubmitter={setSubmitter}
+        />
 
         <button
           type="submit"

@@ -7,9 +7,10 @@ import { serverMessageOf } from '../lib/api.ts';
 import { artistDetailsProblem } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
 import { UploadArea } from './-components/submit/UploadArea.tsx';
-import { AboutFields, NO_ABOUT } from './-components/submit/AboutFields.tsx';
-import { hasContactDetails, NO_SUBMITTER, shownName, SubmitterFields } from './-components/submit/SubmitterFields.tsx';
-import { FormSection, PageHeader } from './-components/submit/FormSection.tsx';
+import { NO_ABOUT } from './-components/submit/AboutFields.tsx';
+import { hasContactDetails, NO_SUBMITTER, shownName } from './-components/submit/SubmitterFields.tsx';
+import { PageHeader } from './-components/submit/FormSection.tsx';
+import { UploadDetails } from './-components/submit/UploadDetails.tsx';
 import { prepareImage } from './-components/submit/prepareImage.ts';
 
 export const Route = createFileRoute('/submit')({
@@ -79,17 +80,14 @@ function SubmitArtworkPage() {
           onRemove={() => setImage(null)}
         />
 
-        <FormSection title="Artwork Information">
-          <AboutFields
-            value={about}
-            onChange={setAbout}
-            placeholders={{ title: 'Give your artwork a name', description: 'The story behind this piece' }}
-          />
-        </FormSection>
-
-        <FormSection title="Artist Information">
-          <SubmitterFields value={submitter} onChange={setSubmitter} />
-        </FormSection>
+        <UploadDetails
+          titles={{ about: 'Artwork Information', submitter: 'Artist Information' }}
+          about={about}
+          onAbout={setAbout}
+          placeholders={{ title: 'Give your artwork a name', description: 'The story behind this piece' }}
+          submitter={submitter}
+          onSubmitter={setSubmitter}
+        />
 
         <button type="submit" disabled={!ready || submit.isPending} className="btn-primary w-full py-3.5 text-lg">
           {submit.isPending ? 'Submitting...' : 'Submit to Gallery'}

@@ -14,6 +14,11 @@ interface ReviewControlsProps {
   adminNotes: string | null | undefined;
 }
 
+const DECISIONS = [
+  { status: 'approved', label: 'Approve', tone: 'bg-emerald-700 hover:bg-emerald-800' },
+  { status: 'rejected', label: 'Reject', tone: 'bg-rose-600 hover:bg-rose-700' },
+] as const;
+
 /** Admin notes with Approve and Reject, the same for every kind (spec §4 Submission lifecycle). */
 export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsProps) {
   const notesId = useId();
@@ -42,22 +47,17 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
         />
       </div>
       <div className="flex gap-3">
-        <button
-          type="button"
-          disabled={review.isPending}
-          onClick={() => review.mutate({ status: 'approved', notes: notes.trim() })}
-          className="inline-flex items-center rounded-full bg-emerald-700 px-5 py-2 font-semibold text-white transition hover:bg-emerald-800 disabled:opacity-50"
-        >
-          Approve
-        </button>
-        <button
-          type="button"
-          disabled={review.isPending}
-          onClick={() => review.mutate({ status: 'rejected', notes: notes.trim() })}
-          className="inline-flex items-center rounded-full bg-rose-600 px-5 py-2 font-semibold text-white transition hover:bg-rose-700 disabled:opacity-50"
-        >
-          Reject
-        </button>
+        {DECISIONS.map(({ status, label, tone }) => (
+          <button
+            key={status}
+            type="button"
+            disabled={review.isPending}
+            onClick={() => review.mutate({ status, notes: notes.trim() })}
+            className={`inline-flex items-center rounded-full px-5 py-2 font-semibold text-white transition disabled:opacity-50 ${tone}`}
+          >
+            {label}
+          </button>
+        ))}
         <HistoryLink kind={kind} id={id} />
       </div>
     </>

@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { EVENT_GROUPS } from '../../../../../contract/eventTypes.ts';
 import { eventStreamOptions, type EventFilters } from '../../../queries/audit.ts';
 import { describeActor, describeType, formatTime, itemOf, noteOf } from './describe.ts';
+import { Labelled, QueryError } from './parts.tsx';
 
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
@@ -44,21 +45,15 @@ export function EventStream() {
         Event stream
       </h2>
       <form onSubmit={onSubmit} className="card grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filters">
-        <div>
-          <label htmlFor="f-kind" className="field-label">
-            Kind
-          </label>
+        <Labelled id="f-kind" label="Kind">
           <select id="f-kind" name="kind" className="field" defaultValue="">
             <option value="">Any</option>
             <option value="artwork">Artworks</option>
             <option value="story">Stories</option>
             <option value="media">Media</option>
           </select>
-        </div>
-        <div>
-          <label htmlFor="f-type" className="field-label">
-            Type
-          </label>
+        </Labelled>
+        <Labelled id="f-type" label="Type">
           <select id="f-type" name="type" className="field" defaultValue="">
             <option value="">Any</option>
             {EVENT_GROUPS.map((group) => (
@@ -71,25 +66,16 @@ export function EventStream() {
               </optgroup>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="f-actor" className="field-label">
-            Actor name
-          </label>
+        </Labelled>
+        <Labelled id="f-actor" label="Actor name">
           <input id="f-actor" name="actor" className="field" maxLength={60} placeholder="e.g. Ada" />
-        </div>
-        <div>
-          <label htmlFor="f-since" className="field-label">
-            From
-          </label>
+        </Labelled>
+        <Labelled id="f-since" label="From">
           <input id="f-since" name="since" type="datetime-local" className="field" />
-        </div>
-        <div>
-          <label htmlFor="f-until" className="field-label">
-            To
-          </label>
+        </Labelled>
+        <Labelled id="f-until" label="To">
           <input id="f-until" name="until" type="datetime-local" className="field" />
-        </div>
+        </Labelled>
         <div className="flex items-end">
           <button type="submit" className="btn-primary w-full">
             Filter
@@ -97,11 +83,7 @@ export function EventStream() {
         </div>
       </form>
 
-      {stream.isError && (
-        <p role="alert" className="mt-4 text-sm text-rose-700 dark:text-rose-300">
-          {stream.error.message}
-        </p>
-      )}
+      <QueryError error={stream.error} />
       <ol className="mt-4 space-y-2" aria-label="Events, newest first">
         {events.map((e) => {
           const item = itemOf(e.streamId, e.data);

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { itemHistoryOptions } from '../../../queries/audit.ts';
 import { describeActor, describeType, formatTime } from './describe.ts';
+import { Labelled, QueryError } from './parts.tsx';
 
 const NOTE_KEYS = ['adminNotes', 'content'];
 
@@ -24,22 +25,16 @@ export function ItemTimeline({ kind, id }: { kind?: string; id?: number }) {
   return (
     <section aria-labelledby="timeline-heading">
       <form onSubmit={onSubmit} className="card flex flex-wrap items-end gap-3 p-4" aria-label="Find an item">
-        <div>
-          <label htmlFor="t-kind" className="field-label">
-            Kind
-          </label>
+        <Labelled id="t-kind" label="Kind">
           <select id="t-kind" name="kind" className="field" defaultValue={kind ?? 'artwork'}>
             <option value="artwork">Artwork</option>
             <option value="story">Story</option>
             <option value="media">Media</option>
           </select>
-        </div>
-        <div>
-          <label htmlFor="t-id" className="field-label">
-            Number
-          </label>
+        </Labelled>
+        <Labelled id="t-id" label="Number">
           <input id="t-id" name="id" type="number" min={1} className="field w-32" defaultValue={id ?? ''} />
-        </div>
+        </Labelled>
         <button type="submit" className="btn-primary">
           Show timeline
         </button>
@@ -55,11 +50,7 @@ export function ItemTimeline({ kind, id }: { kind?: string; id?: number }) {
           comments
         </p>
       )}
-      {history.isError && (
-        <p role="alert" className="mt-4 text-sm text-rose-700 dark:text-rose-300">
-          {history.error.message}
-        </p>
-      )}
+      <QueryError error={history.error} />
       {history.data && (
         <ol
           className="relative mt-6 space-y-5 border-l-2 border-amber-200 pl-6 dark:border-stone-700"

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { muralAtOptions } from '../../../queries/audit.ts';
 import { MuralSurface } from '../../../mural/surface.ts';
+import { AtPanel } from './parts.tsx';
 
 /** The mural as it stood right after event `at`, painted with the one painter (contract/paint.ts). */
 export function MuralAt({ at, enabled }: { at: number; enabled: boolean }) {
@@ -24,15 +25,7 @@ export function MuralAt({ at, enabled }: { at: number; enabled: boolean }) {
     ? `${count} ${count === 1 ? 'stroke' : 'strokes'} on the mural at event ${data.at}, ${data.state}`
     : 'Loading…';
   return (
-    <section aria-labelledby="mural-at-heading" className="card p-5" aria-busy={mural.isFetching}>
-      <h3 id="mural-at-heading" className="font-display text-lg font-bold text-stone-900 dark:text-amber-50">
-        The mural
-      </h3>
-      {mural.isError && (
-        <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-          {mural.error.message}
-        </p>
-      )}
+    <AtPanel id="mural-at-heading" title="The mural" query={mural}>
       <p className="mt-2 text-sm text-stone-700 dark:text-stone-300" data-testid="mural-at-summary">
         {summary}
       </p>
@@ -43,6 +36,6 @@ export function MuralAt({ at, enabled }: { at: number; enabled: boolean }) {
         aria-label={`The mural at event ${data?.at ?? at}`}
         className="mt-3 aspect-[2/1] w-full rounded-lg border border-stone-200 bg-white dark:border-stone-700"
       />
-    </section>
+    </AtPanel>
   );
 }

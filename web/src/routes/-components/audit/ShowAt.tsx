@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { showAtOptions } from '../../../queries/audit.ts';
 import { ReactionTotals } from '../show/ReactionBar.tsx';
+import { AtPanel } from './parts.tsx';
 
 const STATE_NAMES = { idle: 'Not running', running: 'Running', paused: 'Paused' } as const;
 
@@ -10,15 +11,7 @@ export function ShowAt({ at, enabled }: { at: number; enabled: boolean }) {
   const data = show.data;
   const current = data?.current ? data.items[data.index] : undefined;
   return (
-    <section aria-labelledby="show-at-heading" className="card p-5" aria-busy={show.isFetching}>
-      <h3 id="show-at-heading" className="font-display text-lg font-bold text-stone-900 dark:text-amber-50">
-        The show
-      </h3>
-      {show.isError && (
-        <p role="alert" className="mt-2 text-sm text-rose-700 dark:text-rose-300">
-          {show.error.message}
-        </p>
-      )}
+    <AtPanel id="show-at-heading" title="The show" query={show}>
       {!data ? (
         <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">Loading…</p>
       ) : (
@@ -53,6 +46,6 @@ export function ShowAt({ at, enabled }: { at: number; enabled: boolean }) {
           )}
         </>
       )}
-    </section>
+    </AtPanel>
   );
 }
