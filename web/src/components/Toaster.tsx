@@ -1,5 +1,6 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 import * as ToastPrimitive from '@radix-ui/react-toast';
+import { createStore, useStore } from '../lib/store.ts';
 import { CloseIcon } from './icons.tsx';
 
 export interface ToastInput {
@@ -17,30 +18,18 @@ export const TOAST_DISPLAY_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 const HOTKEY = 'F8';
 
-const listeners = new Set<() => void>();
-let current: ToastEntry | null = null;
+const onScreen = createStore<ToastEntry | null>(null);
 let nextId = 1;
-
-function emit() {
-  for (const listener of listeners) listener();
-}
 
 /** Closes the toast on screen, or only the one with this id when it is still the one on screen. */
 export function dismissToast(id?: number): void {
-  if (id !== undefined && current?.id !== id) return;
-  current = null;
-  emit();
+  if (id !== undefined && onScreen.get()?.id !== id) return;
+  onScreen.set(null);
 }
 
 /** Shows a toast; only one is visible at a time, so a new one replaces the last. */
 export function toast(input: ToastInput): void {
-  current = { ...input, id: nextId++ };
-  emit();
-}
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  onScreen.set({ ...input, id: nextId++ });
 }
 
 /**
@@ -49,7 +38,7 @@ function subscribe(listener: () => void) {
  * way (decision 041): it would put another status, and a copy of the text, on the page for a second.
  */
 export function Toaster() {
-  const entry = useSyncExternalStore(subscribe, () => current);
+  const entry = useStore(onScreen);
   const [announcer, setAnnouncer] = useState<HTMLElement | null>(null);
   return (
     <ToastPrimitive.Provider

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore } from './store.ts';
 
 /** Client storage keys (spec §3 "Client storage"). */
 export const STORAGE_KEYS = {
@@ -23,9 +23,6 @@ export interface Session {
   admin: boolean;
 }
 
-const listeners = new Set<() => void>();
-let cached: Session = { signedIn: false, admin: false };
-
 function read(key: string): string | null {
   try {
     return localStorage.getItem(key);
@@ -34,37 +31,34 @@ function read(key: string): string | null {
   }
 }
 
-function readSession(): Session {
+function stored(): Session {
   const admin = read(STORAGE_KEYS.admin) === 'true';
-  const signedIn = admin || read(STORAGE_KEYS.authenticated) === 'true';
-  if (signedIn !== cached.signedIn || admin !== cached.admin) cached = { signedIn, admin };
-  return cached;
+  return { signedIn: admin || read(STORAGE_KEYS.authenticated) === 'true', admin };
 }
+
+const session = createStore<Session>(stored());
 
 /** Re-reads the stored flags and tells subscribers (the gate rechecks at start, +100 ms, +300 ms). */
 export function refreshSession(): void {
-  readSession();
-  for (const listener of listeners) listener();
+  const next = stored();
+  const now = session.get();
+  if (next.signedIn !== now.signedIn || next.admin !== now.admin) session.set(next);
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === null || Object.values<string>(STORAGE_KEYS).includes(event.key)) listener();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
+// another tab signed in or out
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || Object.values<string>(STORAGE_KEYS).includes(event.key)) refreshSession();
+  });
 }
 
 export function useSession(): Session {
-  return useSyncExternalStore(subscribe, readSession);
+  return useStore(session);
 }
 
+/** The stored flags as they are now (outside React: loaders, the live client). */
 export function getSession(): Session {
-  return readSession();
+  return stored();
 }
 
 /** Set at an auditor's login: the header then links the audit console (not a spec storage key). */

@@ -1,8 +1,9 @@
 // The only module that imports socket.io-client (STYLE.md: one wrapper per outside library).
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef } from 'react';
 import { io } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { getSessionToken } from '../lib/session.ts';
+import { createStore, useStore } from '../lib/store.ts';
 import type { LiveMessage } from './sequence.ts';
 import { startLiveClient } from './client.ts';
 import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
@@ -12,32 +13,15 @@ import { toast } from '../components/Toaster.tsx';
 /** How long a newly arrived item stays marked as new in the gallery. */
 export const NEW_MARK_MS = 6000;
 
-/** A tiny external store for React's useSyncExternalStore. */
-function store<T>(initial: T) {
-  let value = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => value,
-    set(next: T) {
-      value = next;
-      for (const listener of listeners) listener();
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  };
-}
-
 // How many are viewing right now (the `presence` event); null while unknown or disconnected.
-const online = store<number | null>(null);
+const online = createStore<number | null>(null);
 
 export function useOnlineCount(): number | null {
-  return useSyncExternalStore(online.subscribe, online.get);
+  return useStore(online);
 }
 
 // Items that arrived live a moment ago, as 'kind:id'.
-const newItems = store<ReadonlySet<string>>(new Set());
+const newItems = createStore<ReadonlySet<string>>(new Set());
 const itemName = (kind: GalleryKind, id: number) => `${kind}:${id}`;
 
 function markNew(kind: GalleryKind, id: number, on: boolean) {
@@ -51,7 +35,7 @@ function markNew(kind: GalleryKind, id: number, on: boolean) {
 
 /** True for a few seconds after the item arrived live (a ring and a 'New' badge on its card). */
 export function useIsNew(kind: GalleryKind, id: number): boolean {
-  return useSyncExternalStore(newItems.subscribe, () => newItems.get().has(itemName(kind, id)));
+  return useStore(newItems, (items) => items.has(itemName(kind, id)));
 }
 
 // Screens that react to messages themselves (the reveal slideshow), after the cache has been updated.
