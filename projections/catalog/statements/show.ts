@@ -49,14 +49,15 @@ export const showStatements: Statements<ShowType> = {
     sql: `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(kind text, id bigint, counts jsonb, at bigint)),
           taps AS (SELECT r.kind, r.id, e.key AS emoji, sum(e.value::int) AS n
                    FROM r, jsonb_each_text(r.counts) e GROUP BY r.kind, r.id, e.key),
-          added AS (SELECT kind, id, jsonb_object_agg(emoji, n) AS counts FROM taps GROUP BY kind, id)
+          added AS (SELECT kind, id, jsonb_object_agg(emoji, n) AS counts FROM taps GROUP BY kind, id),
+          latest AS (SELECT kind, id, max(at) AS at FROM r GROUP BY kind, id)
         UPDATE catalog_items c SET reactions = (
             SELECT coalesce(jsonb_object_agg(k, total), '{}'::jsonb) FROM (
               SELECT k, sum(v::int) AS total FROM (
                 SELECT key AS k, value AS v FROM jsonb_each_text(c.reactions)
                 UNION ALL SELECT key, value FROM jsonb_each_text(a.counts)) u GROUP BY k) t),
-          last_position = greatest(c.last_position, (SELECT max(r.at) FROM r WHERE r.kind = a.kind AND r.id = a.id))
-        FROM added a WHERE c.kind = a.kind AND c.id = a.id`,
+          last_position = greatest(c.last_position, l.at)
+        FROM added a JOIN latest l USING (kind, id) WHERE c.kind = a.kind AND c.id = a.id`,
     row: ({ data, position }) => ({ kind: data.kind, id: data.itemId, counts: data.counts, at: position }),
   },
 };
