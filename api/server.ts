@@ -58,6 +58,8 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     runner = new ProjectionRunner(store, projections);
     // the catalog's live messages are written in its own batch transactions (docs/decisions/011)
     runner.duringBatch('catalog', writeLiveMessages);
+    // a catalog batch committed here is known here at once, before the outbox tail reads it (decision 028)
+    runner.onCommitted((name, events) => name === 'catalog' && realtime.known.advance(events.at(-1)?.seq ?? 0));
     await runner.start();
     // the verified head of the hash chain, anchored outside the database every minute (decision 030)
     anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs));

@@ -1,6 +1,21 @@
-/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+/** One formatter per time zone, and its last answer: a date in the zones in use changes only on a whole minute. */
+const dates = new Map<string, { format: Intl.DateTimeFormat; from: number; day: string }>();
+const MINUTE_MS = 60_000;
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone (every gallery request asks). */
 export function dateIn(timeZone: string, at: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let known = dates.get(timeZone);
+  if (!known) {
+    const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    known = { format, from: NaN, day: '' };
+    dates.set(timeZone, known);
+  }
+  const minute = Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS;
+  if (minute !== known.from) {
+    known.day = known.format.format(at);
+    known.from = minute;
+  }
+  return known.day;
 }
 
 const ONES = [

@@ -2,12 +2,12 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { queueCounts } from '#projections/catalog/adminQueue.ts';
 import { findItem, listArchived, listPending, toView, type Kind } from '#projections/catalog/items.ts';
-import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { requireAdminKey } from '../auth/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
 import { moderate, type Moderation } from './moderate.ts';
 
@@ -62,7 +62,7 @@ export function adminRoutes(deps: Deps) {
     const metadata = await metadataFor(req, deps.personal);
     const before = action.type === 'delete' ? await findItem(deps.pool, kind, id, admin) : undefined;
     const position = await moderate(deps.store, kind, id, action, metadata);
-    await catalogReached(deps.pool, position);
+    await readYourWrites(deps, res, position);
     if (action.type === 'delete') {
       // the files go after the event: a failure here leaves files nobody can reach, never a dangling item
       const removals = [deps.blobs.deletePrefix(KINDS[kind].blobPrefix(id))];

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
-import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { sendStream } from '../http/sendStream.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { saveStrokes, strokesOf } from '../show/strokes.ts';
 import { ArtworkSubmission, submitArtwork } from './submitArtwork.ts';
@@ -29,7 +29,7 @@ export function artworkRoutes(deps: Deps) {
     const { artworkId: id, position } = await submitArtwork(deps, input, metadata);
     if (strokes) await saveStrokes(deps, id, strokes);
     // the submitter's next screens (and the admin's queue) read the catalog: answer once it has it
-    await catalogReached(deps.pool, position);
+    await readYourWrites(deps, res, position);
     res.status(201).json({
       kind: 'artwork',
       id,

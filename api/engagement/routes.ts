@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
   commentDecider,
@@ -11,12 +11,12 @@ import {
 import { handleCommand } from '#events/handle.ts';
 import { findComment, hasLiked, listComments } from '#projections/catalog/engagement.ts';
 import { findItem, type Kind } from '#projections/catalog/items.ts';
-import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { requireAdminKey } from '../auth/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
 
 /** Spec §5 comment schema: values trimmed, a name of 2 or more, content of 1 to 500 characters. */
@@ -47,7 +47,7 @@ export function engagementRoutes(deps: Deps) {
   }
 
   /** Likes or unlikes; answers with the count once the catalog shows the change. */
-  async function setLike(req: Request, kind: Kind, want: 'Like' | 'Unlike' | 'Toggle') {
+  async function setLike(req: Request, res: Response, kind: Kind, want: 'Like' | 'Unlike' | 'Toggle') {
     const item = await visibleItem(req, kind);
     const key = await visitorKey(req);
     const stream = likeStream(kind, item.id, key);
@@ -57,7 +57,7 @@ export function engagementRoutes(deps: Deps) {
     const metadata = await metadataFor(req, deps.personal);
     const target = { kind, itemId: item.id, visitorKey: key };
     const { lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata);
-    await catalogReached(pool, lastPosition);
+    await readYourWrites(deps, res, lastPosition);
     const after = await findItem(pool, kind, item.id, { admin: true });
     const likeCount = after?.like_count ?? item.like_count;
     const liked = type === 'Like';
@@ -84,7 +84,7 @@ export function engagementRoutes(deps: Deps) {
         now: metadata.now,
       };
       const { lastPosition } = await handleCommand(store, commentStream(commentId), commentDecider, command, metadata);
-      await catalogReached(pool, lastPosition);
+      await readYourWrites(deps, res, lastPosition);
       res.status(201).json((await findComment(pool, commentId)) ?? { id: commentId, ...input, itemId: item.id, kind });
     });
 
@@ -100,9 +100,9 @@ export function engagementRoutes(deps: Deps) {
       const liked = await hasLiked(pool, kind, item.id, await visitorKey(req));
       res.json({ likeCount: item.like_count, count: item.like_count, hasLiked: liked, liked });
     });
-    router.post(`${base}/likes`, async (req, res) => res.json(await setLike(req, kind, 'Like')));
-    router.delete(`${base}/likes`, async (req, res) => res.json(await setLike(req, kind, 'Unlike')));
-    router.post(`${base}/like`, async (req, res) => res.json(await setLike(req, kind, 'Toggle')));
+    router.post(`${base}/likes`, async (req, res) => res.json(await setLike(req, res, kind, 'Like')));
+    router.delete(`${base}/likes`, async (req, res) => res.json(await setLike(req, res, kind, 'Unlike')));
+    router.post(`${base}/like`, async (req, res) => res.json(await setLike(req, res, kind, 'Toggle')));
 
     /** A first-party view count: a visitor counts once per item, and nothing leaves the server. */
     router.post(`${base}/views`, async (req, res) => {
@@ -111,20 +111,20 @@ export function engagementRoutes(deps: Deps) {
       const metadata = await metadataFor(req, deps.personal);
       const stream = viewStream(kind, item.id, target.visitorKey);
       const { lastPosition } = await handleCommand(store, stream, viewDecider, { type: 'View', target }, metadata);
-      await catalogReached(pool, lastPosition);
+      await readYourWrites(deps, res, lastPosition);
       const after = await findItem(pool, kind, item.id, { admin: true });
       res.json({ viewCount: after?.view_count ?? item.view_count });
     });
   }
 
-  const removeComment = (kind: Kind) => async (req: Request, res: import('express').Response) => {
+  const removeComment = (kind: Kind) => async (req: Request, res: Response) => {
     const commentId = idParam(req.params.commentId as string);
     const comment = commentId && (await findComment(pool, commentId, kind));
     if (!comment) throw notFound('Comment');
     const metadata = await metadataFor(req, deps.personal);
     const remove = { type: 'RemoveComment' as const, now: metadata.now };
     const { lastPosition } = await handleCommand(store, commentStream(comment.id), commentDecider, remove, metadata);
-    await catalogReached(pool, lastPosition);
+    await readYourWrites(deps, res, lastPosition);
     res.json({ success: true, message: 'Comment deleted successfully' });
   };
   const keyed = requireAdminKey(config.adminKey);

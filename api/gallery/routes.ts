@@ -3,6 +3,7 @@ import { GalleryPages, type PageAnswer } from '#projections/catalog/galleryPage.
 import { galleryAtRoute } from '../history/galleryAt.ts';
 import type { Deps } from '../deps.ts';
 import { parseInput } from '../http/errors.ts';
+import { wroteAt } from '../http/readYourWrites.ts';
 import { dateIn } from '../time.ts';
 import { GalleryQuery } from './query.ts';
 
@@ -16,7 +17,12 @@ export function galleryRoutes(deps: Deps) {
     if (req.query.at !== undefined) return galleryAt(req, res);
     const { page, q } = parseInput(GalleryQuery, req.query);
     const day = dateIn(deps.config.timeZone);
-    sendPage(req, res, await pages.answer(deps.pool, { page, q, day }));
+    // where this process knows the catalog stands, unless the browser wrote past that (decision 028)
+    const { known } = deps.realtime;
+    const seen = wroteAt(req) > known.at ? undefined : known.at;
+    const answer = await pages.answer(deps.pool, { page, q, day, seen });
+    known.advance(answer.position);
+    sendPage(req, res, answer);
   });
 
   return router;

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { findItem, listVisible, toView, type CatalogRow } from '#projections/catalog/items.ts';
-import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
@@ -11,6 +10,7 @@ import { HttpError, notFound, parseInput } from '../http/errors.ts';
 import { receiveMediaFile } from '../http/multipart.ts';
 import { parseRange } from '../http/range.ts';
 import { sendStream } from '../http/sendStream.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { MediaSubmission, storeUpload, submitMedia } from './submitMedia.ts';
 import { remainingUploadBytes } from './uploadQuota.ts';
@@ -39,7 +39,7 @@ export function mediaRoutes(deps: Deps) {
   async function answerSubmission(req: Request, res: Response, input: MediaSubmission) {
     const metadata = await metadataFor(req, deps.personal);
     const { mediaId, position } = await submitMedia(deps, input, metadata, req.session?.visitorId);
-    await catalogReached(pool, position);
+    await readYourWrites(deps, res, position);
     const row = await findItem(pool, 'media', mediaId, { admin: true });
     res.status(201).json(row ? { success: true, ...toView(row, { admin: false }) } : { success: true, id: mediaId });
   }

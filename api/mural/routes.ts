@@ -136,7 +136,7 @@ export function muralRoutes(deps: Deps) {
       const lock = { type: 'Lock', now: metadata.now } as const;
       await handleCommand(store, MURAL_STREAM, muralDecider, lock, metadata);
       const { rows } = await pool.query<{ at: string | null }>(`SELECT max(position)::text AS at FROM events`);
-      if (!(await catalogReached(pool, rows[0]!.at === null ? undefined : Number(rows[0]!.at), 10_000))) {
+      if ((await catalogReached(pool, rows[0]!.at === null ? undefined : Number(rows[0]!.at), 10_000)) === null) {
         throw new HttpError(503, 'The mural is still catching up; try again in a moment');
       }
       const mural = await readMural(pool, null);

@@ -8,6 +8,7 @@ import { ROOMS, type HandshakeAuth, type LiveMessage, type ServerToClientEvents 
 import { SESSION_COOKIE } from '../auth/middleware.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
 import { liveDeliveries, liveMessagesSent, liveWelcomes, measureLive } from './liveMetrics.ts';
+import { KnownPosition } from './knownPosition.ts';
 import { LiveTail, type OutboxMessage } from './liveTail.ts';
 
 interface SocketData {
@@ -70,6 +71,8 @@ export class Realtime {
   readonly #pool: pg.Pool;
   readonly #processId = randomUUID();
   readonly #tail?: LiveTail;
+  /** Where this process knows the catalog stands: the gallery's position without a query (decision 028). */
+  readonly known = new KnownPosition(() => this.position);
   #presenceTimer?: NodeJS.Timeout;
   #presenceDue?: NodeJS.Timeout;
   #unmeasure?: () => void;

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { handleCommand } from '#events/handle.ts';
 import { Emoji, SHOW_STREAM, showDecider, type ShowCommand, type ShowItem } from '#events/show/show.ts';
 import { findItem, type Kind } from '#projections/catalog/items.ts';
-import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { MURAL_ITEM, type ShowItemRef, type ShowState } from '#contract/live.ts';
 import { isAdmin, requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
 import { limiterFactory } from '../limits/limits.ts';
 import { dateIn } from '../time.ts';
@@ -100,7 +100,7 @@ export function showRoutes(deps: Deps) {
     } else command = { type: input.action };
     const metadata = await metadataFor(req, deps.personal);
     const { lastPosition } = await handleCommand(deps.store, SHOW_STREAM, showDecider, command, metadata);
-    await catalogReached(deps.pool, lastPosition);
+    await readYourWrites(deps, res, lastPosition);
     res.json(await showAnswer(deps));
   });
 

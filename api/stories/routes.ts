@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { handleCommand } from '#events/handle.ts';
 import { storyDecider, storyStream } from '#events/stories/story.ts';
 import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
-import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { emailField } from '../http/fields.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 
 /** Spec §5 story schema, with its messages; CONTRACT: title, author and email up to 255 characters. */
 export const StorySubmission = z
@@ -71,7 +71,7 @@ export function storyRoutes(deps: Deps) {
       );
     });
     // the submitter sees their pending story as a guest would: without the email
-    await catalogReached(pool, lastPosition);
+    await readYourWrites(deps, res, lastPosition);
     const row = await findItem(pool, 'story', storyId, { admin: true });
     res.status(201).json(row ? toView(row, { admin: false }) : { id: storyId, status: 'pending' });
   });

@@ -87,8 +87,9 @@ const MAX_CACHED_PAGES = 2_000;
  * Serves gallery pages at the catalog's log position.
  *
  * Without a search, a page is cached as its JSON bytes per (day, page) with the catalog position it
- * reflects, so a request costs one tiny query (the position) when nothing moved. The cache never
- * answers older than the position the request read: an entry, or a refresh under way, is used only
+ * reflects, so a request that brings the position costs no query when nothing moved (the API brings
+ * the one its process knows, decision 028). The cache never answers older than the position the
+ * request brought or read: an entry, or a refresh under way, is used only
  * when it is known to be at or after that position; a request that read a newer position starts a
  * refresh of its own. The day's order is kept in the same way and carried forward across positions
  * where only likes, comments, views and pending submissions came in. A search runs as one query.
@@ -105,7 +106,7 @@ export class GalleryPages {
     return Number(rows[0]!.position);
   }
 
-  /** The page as JSON bytes; `seen` is the catalog position the request read (else read here). */
+  /** The page as JSON bytes at or after `seen`, a catalog position known to be committed (else read here). */
   async answer(db: Queryable, opts: { page: number; q: string; day: string; seen?: number }): Promise<PageAnswer> {
     const q = opts.q.trim().toLowerCase();
     if (q) return encode(await searchPage(db, { ...opts, q }));
