@@ -1,7 +1,16 @@
 import type pg from 'pg';
+import { kindOf, type PersonalField } from '#events/personal.ts';
 import { addressGroup, canonicalAddress } from './limits/address.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
+
+/** Whose values a write records and for which stream; anonymous work has no subject (decision 050). */
+export interface Owner {
+  stream: string;
+  subjectId: number | null;
+}
+
+type Refs<F extends PersonalField> = { [K in F as `${K}Ref`]: number | null };
 
 /**
  * Emails and client addresses are kept here, never in the log: events hold the row's id, and erasing
@@ -16,12 +25,47 @@ export class PersonalData {
     this.#db = db;
   }
 
-  async recordEmail(email: string, db: Queryable = this.#db): Promise<number> {
+  async recordEmail(email: string, db: Queryable = this.#db, owner?: Owner): Promise<number> {
     const { rows } = await db.query<{ id: number }>(
-      `INSERT INTO personal_data (kind, value) VALUES ('email', $1) RETURNING id`,
-      [email],
+      `INSERT INTO personal_data (kind, value, subject_id, stream_id) VALUES ('email', $1, $2, $3) RETURNING id`,
+      [email, owner?.subjectId ?? null, owner?.stream ?? null],
     );
     return rows[0]!.id;
+  }
+
+  /** The subject a browser's writes belong to: one per visitor id, made on first use. */
+  async subjectFor(visitorId: string, db: Queryable = this.#db): Promise<number> {
+    const { rows } = await db.query<{ id: number }>(
+      `WITH found AS (SELECT id FROM subjects WHERE visitor_id = $1),
+       made AS (
+         INSERT INTO subjects (visitor_id) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM found)
+         ON CONFLICT (visitor_id) DO NOTHING RETURNING id)
+       SELECT id FROM found UNION ALL SELECT id FROM made`,
+      [visitorId],
+    );
+    // a concurrent first write of the same browser made it in between
+    return rows[0]?.id ?? this.subjectFor(visitorId, db);
+  }
+
+  /**
+   * A write's names and free text, one row each (decision 050): the event holds the refs, so erasing
+   * the owner blanks the values and the log stays as it was. An empty value gets no row (ref null).
+   */
+  async recordTexts<F extends PersonalField>(
+    texts: Record<F, string | null>,
+    owner: Owner,
+    db: Queryable = this.#db,
+  ): Promise<Refs<F>> {
+    const given = (Object.entries(texts) as Array<[F, string | null]>).filter(([, v]) => v !== null);
+    const { rows } = await db.query<{ id: number; kind: string }>(
+      `INSERT INTO personal_data (kind, value, subject_id, stream_id)
+       SELECT k, v, $3, $4 FROM unnest($1::text[], $2::text[]) AS t(k, v) RETURNING id, kind`,
+      [given.map(([f]) => kindOf(f)), given.map(([, v]) => v), owner.subjectId, owner.stream],
+    );
+    const byKind = new Map(rows.map((r) => [r.kind, r.id]));
+    return Object.fromEntries(
+      (Object.keys(texts) as F[]).map((f) => [`${f}Ref`, byKind.get(kindOf(f)) ?? null]),
+    ) as Refs<F>;
   }
 
   /**

@@ -9,6 +9,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const submitted = (id: number) =>
   ({
     type: 'ArtworkSubmitted',
+    // as the log held it before names left it (v1, decision 050)
+    schemaVersion: 1,
     data: {
       artworkId: id,
       title: `Artwork ${id}`,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import type pg from 'pg';
-import type { DomainEvent } from '#events/catalog.ts';
+import type { DomainEvent, LegacyEvent } from '#events/catalog.ts';
 import { EventStore } from '#events/store.ts';
 import { seededArtwork, spread, startServer, withServers } from './support.ts';
 
@@ -18,11 +18,12 @@ async function seed(pool: pg.Pool) {
     Array.from({ length: 8 }, async () => {
       for (let i = next++; i < ITEMS; i = next++) {
         const id = 1_000_000 + i;
-        const events: DomainEvent[] =
+        const events: Array<DomainEvent | LegacyEvent> =
           i % 3 === 0
             ? [
                 {
                   type: 'StorySubmitted',
+                  schemaVersion: 1,
                   data: {
                     storyId: id,
                     title: `Story ${i}`,
@@ -38,6 +39,7 @@ async function seed(pool: pg.Pool) {
             : [
                 {
                   type: 'ArtworkSubmitted',
+                  schemaVersion: 1,
                   data: seededArtwork(id, now, {
                     title: `Artwork ${i}`,
                     description: 'Seeded',

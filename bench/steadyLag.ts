@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DomainEvent } from '#events/catalog.ts';
+import type { DomainEvent, LegacyEvent } from '#events/catalog.ts';
 import { likeStream } from '#events/engagement/engagement.ts';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
@@ -28,6 +28,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
       [
         {
           type: 'StorySubmitted',
+          schemaVersion: 1,
           data: {
             storyId: id,
             title: null,
@@ -51,7 +52,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
 
   let nextStory = ITEMS + 1;
   let visitor = 0;
-  const event = (i: number): { stream: string; events: DomainEvent[] } => {
+  const event = (i: number): { stream: string; events: Array<DomainEvent | LegacyEvent> } => {
     if (i % 20 === 0) {
       const id = nextStory++;
       return {
@@ -59,6 +60,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
         events: [
           {
             type: 'StorySubmitted',
+            schemaVersion: 1,
             data: {
               storyId: id,
               title: null,

@@ -69,6 +69,12 @@ export const EVENT_GROUPS = [
       MuralFrozen: 'Mural frozen into an artwork',
     },
   },
+  {
+    label: 'Erasure',
+    words: {
+      SubjectErased: 'Person erased',
+    },
+  },
 ] as const;
 
 type Words = (typeof EVENT_GROUPS)[number]['words'];

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { EVENT_COLUMNS_SQL, chainRecord, type ChainRecord, type EventRow } from './canonical.ts';
+import { PERSONAL_VALUES_SQL } from './personal.ts';
 
 /** Who caused an event: the role from its metadata, the name from erasable personal data (null when none or erased). */
 export interface Actor {
@@ -13,6 +14,11 @@ export interface Actor {
 export interface ChainEvent extends Omit<ChainRecord, 'metadata'> {
   metadata: Record<string, unknown>;
   actor: Actor;
+  /**
+   * The event's names and words, by ref key (`{ titleRef: "Harbour" }`), null once erased: personal
+   * data outside the log (decision 050), so not covered by the hash, as the actor's name is not.
+   */
+  personal?: Record<string, string | null>;
   hash: string;
   /** how the link was computed (docs/canonical-form.md) */
   scheme: number;
@@ -23,6 +29,7 @@ export interface ChainEvent extends Omit<ChainRecord, 'metadata'> {
 export interface ChainEventRow extends EventRow<Record<string, unknown>> {
   seq: number;
   actor_name: string | null;
+  personal: Record<string, string | null> | null;
   prev_hash: string;
   hash: string;
   scheme: number;
@@ -31,7 +38,7 @@ export interface ChainEventRow extends EventRow<Record<string, unknown>> {
 
 /** Sealed events joined with their links and actors; callers add WHERE c.seq ... ORDER BY c.seq. */
 export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, ${EVENT_COLUMNS_SQL}, pd.value AS actor_name,
-    c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy
+    ${PERSONAL_VALUES_SQL} AS personal, c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy
   FROM event_chain c
   JOIN events e ON e.position = c.position
   LEFT JOIN personal_data pd ON pd.kind = 'name' AND pd.id = (e.metadata->>'actorRef')::bigint`;
@@ -43,6 +50,7 @@ export function toChainEvent(r: ChainEventRow): ChainEvent {
     hash: r.hash,
     scheme: r.scheme,
   };
+  if (r.personal !== null) event.personal = r.personal;
   if (r.legacy !== null) event.legacy = r.legacy;
   return event;
 }
@@ -60,6 +68,7 @@ export function exportLine(e: ChainEvent): string {
     metadata: e.metadata,
     recordedAt: e.recordedAt,
     actor: { role: e.actor?.role, name: e.actor?.name },
+    ...(e.personal === undefined ? {} : { personal: e.personal }),
     prevHash: e.prevHash,
     hash: e.hash,
     scheme: e.scheme,

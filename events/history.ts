@@ -63,6 +63,6 @@ export async function itemHistory(pool: pg.Pool, stream: string, kind: string, i
   );
   return rows.map((r) => {
     const e = toChainEvent(r);
-    return { seq: e.seq, type: e.type, data: e.data, actor: e.actor, recordedAt: e.recordedAt };
+    return { seq: e.seq, type: e.type, data: e.data, personal: e.personal, actor: e.actor, recordedAt: e.recordedAt };
   });
 }

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
 import { CHAIN_PROJECTION } from './chain.ts';
 import type { ChainEvent } from './export.ts';
+import { kindOfRefKey } from './personal.ts';
 import { verifyExportFile } from './verifyFile.ts';
 
 export class ImportRefused extends Error {}
@@ -70,6 +71,23 @@ export async function importNdjson(pool: pg.Pool, file: string): Promise<{ impor
           ),
         ],
       );
+      // names and words travel beside the events (decision 050); an erased one comes back erased
+      const personal = batch.flatMap((e) =>
+        Object.entries(e.personal ?? {}).flatMap(([key, value]) => {
+          const id = (e.data as Record<string, unknown>)[key];
+          const kind = kindOfRefKey(key);
+          return typeof id === 'number' && kind ? [{ id, kind, value, stream: e.streamId }] : [];
+        }),
+      );
+      if (personal.length) {
+        await db.query(
+          `INSERT INTO personal_data (id, kind, value, stream_id, erased_at) OVERRIDING SYSTEM VALUE
+           SELECT (p->>'id')::bigint, p->>'kind', p->>'value', p->>'stream', CASE WHEN p->>'value' IS NULL THEN now() END
+           FROM jsonb_array_elements($1::jsonb) AS p
+           ON CONFLICT (id) DO NOTHING`,
+          [JSON.stringify(personal)],
+        );
+      }
       const last = batch.at(-1)!;
       await db.query(
         `INSERT INTO projection_checkpoints (name, transaction_id, position, seq)

@@ -9,14 +9,22 @@ export interface EventDefinition<T extends string = string, S extends z.ZodType 
   schema: S;
   /** upcasters[n] turns data written at version n into version n + 1. */
   upcasters: Record<number, Upcaster>;
+  /** schemas of older versions, for writing a log as it was before (tests and benches of upcasting) */
+  legacy: Record<number, z.ZodType>;
 }
 
 export function defineEvent<const T extends string, S extends z.ZodType>(
   type: T,
   schema: S,
-  options: { version?: number; upcasters?: Record<number, Upcaster> } = {},
+  options: { version?: number; upcasters?: Record<number, Upcaster>; legacy?: Record<number, z.ZodType> } = {},
 ): EventDefinition<T, S> {
-  return { type, schema, version: options.version ?? 1, upcasters: options.upcasters ?? {} };
+  return {
+    type,
+    schema,
+    version: options.version ?? 1,
+    upcasters: options.upcasters ?? {},
+    legacy: options.legacy ?? {},
+  };
 }
 
 export type EventOf<D> = D extends EventDefinition<infer T, infer S> ? { type: T; data: z.output<S> } : never;
@@ -44,10 +52,18 @@ export class EventRegistry<D extends EventDefinition> {
     return d;
   }
 
-  /** Validates data about to be written; returns it with the schema version to store. */
-  prepare(type: string, data: unknown): { data: unknown; schemaVersion: number } {
+  /**
+   * Validates data about to be written; returns it with the schema version to store. An older
+   * `schemaVersion` writes data as the log held it before (a legacy schema must exist for it).
+   */
+  prepare(type: string, data: unknown, schemaVersion?: number): { data: unknown; schemaVersion: number } {
     const d = this.definition(type);
-    return { data: d.schema.parse(data), schemaVersion: d.version };
+    if (schemaVersion === undefined || schemaVersion === d.version) {
+      return { data: d.schema.parse(data), schemaVersion: d.version };
+    }
+    const legacy = d.legacy[schemaVersion];
+    if (!legacy) throw new Error(`${type} has no schema v${schemaVersion} to write`);
+    return { data: legacy.parse(data), schemaVersion };
   }
 
   decode(type: string, schemaVersion: number, data: unknown): EventOf<D> {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
-import { registry, type DomainEvent } from './catalog.ts';
+import { registry, type DomainEvent, type LegacyEvent } from './catalog.ts';
 import { StaleVersion } from './errors.ts';
 import type { EventMetadata } from './metadata.ts';
 
@@ -131,13 +131,17 @@ export class EventStore {
   async append(
     streamId: string,
     expected: ExpectedVersion,
-    events: readonly DomainEvent[],
+    events: readonly (DomainEvent | LegacyEvent)[],
     metadata: EventMetadata,
     db: Queryable = this.pool,
   ): Promise<{ nextVersion: number; positions: number[] }> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const batch = events.map((e) => {
-      const { data, schemaVersion } = registry.prepare(e.type, e.data);
+      const { data, schemaVersion } = registry.prepare(
+        e.type,
+        e.data,
+        'schemaVersion' in e ? e.schemaVersion : undefined,
+      );
       return { type: e.type, schemaVersion, data };
     });
     for (let attempt = 1; ; attempt++) {

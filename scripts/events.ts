@@ -5,8 +5,10 @@ import { ImportRefused, importNdjson } from '#events/import.ts';
 import { projections } from '#projections/index.ts';
 import { listQuarantined } from '#projections/quarantine.ts';
 import { runBatch } from '#projections/runner.ts';
+import { WAKE_CHANNEL } from '#events/store.ts';
 import { verifyExportFile } from '#events/verifyFile.ts';
 import { loadConfig } from '#api/config.ts';
+import { erasePerson } from '#api/erasure.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { createBlobStore } from '#api/storage/index.ts';
 import { argValue, runCommand, withStore } from './cli.ts';
@@ -14,12 +16,14 @@ import { argValue, runCommand, withStore } from './cli.ts';
 const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
        npm run events -- export [--from SEQ] [--to SEQ]
        npm run events -- import EXPORT.ndjson
-       npm run events -- erase (--email ADDRESS | --address IP | --name NAME)
+       npm run events -- erase (--email ADDRESS | --visitor ID | --address IP | --name NAME)
 
   verify   checks the whole hash chain (or an exported file); exit 1 and the first bad position
   export   the log as NDJSON on stdout, in position order
   import   restores a verified export into an empty database
-  erase    blanks a person's stored email, address or name; the log and its chain are untouched`;
+  erase    erases a person (by an email they gave or their browser's visitor id: their names, words,
+           named work and comments), or blanks a stored address or login name; the log and its
+           chain are untouched`;
 
 async function anchors() {
   const config = loadConfig();
@@ -111,17 +115,26 @@ async function main([command, ...args]: string[]): Promise<number> {
       });
     }
     case 'erase': {
-      const given = (
-        [
-          ['email', argValue(args, '--email'), 'email'],
-          ['ip', argValue(args, '--address'), 'address'],
-          ['name', argValue(args, '--name'), 'name'],
-        ] as const
-      ).filter(([, value]) => value);
-      if (given.length !== 1) break;
-      const [kind, value, label] = given[0]!;
+      const email = argValue(args, '--email');
+      const visitorId = argValue(args, '--visitor');
+      const address = argValue(args, '--address');
+      const name = argValue(args, '--name');
+      if ([email, visitorId, address, name].filter(Boolean).length !== 1) break;
       return withStore(async (store) => {
-        const erased = await new PersonalData(store.pool).erase(kind, value!);
+        if (email || visitorId) {
+          const now = new Date().toISOString();
+          const person = email ? { email } : { visitorId: visitorId! };
+          const erased = await erasePerson(store, person, { role: 'system', now });
+          // a running server hears of it at once and its read models follow; a stopped one at start
+          await store.pool.query(`SELECT pg_notify($1, '')`, [WAKE_CHANNEL]);
+          console.log(
+            `erased ${erased.subjects} person(s): ${erased.values} stored value(s) blanked, ` +
+              `${erased.streams} item(s) and comment(s) taken out; the log is unchanged`,
+          );
+          return 0;
+        }
+        const [kind, label] = address ? (['ip', 'address'] as const) : (['name', 'name'] as const);
+        const erased = await new PersonalData(store.pool).erase(kind, (address ?? name)!);
         console.log(`erased ${erased} stored ${label} value(s); the log is unchanged`);
         return 0;
       });

@@ -1,4 +1,5 @@
 import { artworkStream } from '#events/artworks/artwork.ts';
+import type { DomainEvent } from '#events/catalog.ts';
 import { artworkDecider } from '#events/artworks/decide.ts';
 import { DomainError } from '#events/errors.ts';
 import { handleCommand } from '#events/handle.ts';
@@ -24,7 +25,7 @@ export async function moderate(
     action.type === 'review'
       ? { status: action.status, adminNotes: action.adminNotes, expectedVersion: action.expectedVersion }
       : undefined;
-  const run = async <S, E extends Parameters<typeof store.append>[2][number], C>(
+  const run = async <S, E extends DomainEvent, C>(
     stream: string,
     decider: Parameters<typeof handleCommand<S, E, C>>[2],
     command: C,

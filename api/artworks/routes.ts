@@ -26,7 +26,7 @@ export function artworkRoutes(deps: Deps) {
     // a drawing's strokes (CONTRACT §7) are checked before anything is written
     const strokes = strokesOf(req);
     const metadata = await metadataFor(req, deps.personal);
-    const { artworkId: id, position } = await submitArtwork(deps, input, metadata);
+    const { artworkId: id, position } = await submitArtwork(deps, input, metadata, req.session?.visitorId);
     if (strokes) await saveStrokes(deps, id, strokes);
     // the submitter's next screens (and the admin's queue) read the catalog: answer once it has it
     await readYourWrites(deps, res, position);

@@ -36,13 +36,16 @@ export function decodeDataUrl(dataUrl: string): Buffer {
 }
 
 /**
- * Stores the cleaned original, then records the submission, its email and its rendition job in one
- * transaction. If that fails, the stored file goes too: a failed request leaves nothing behind.
+ * Stores the cleaned original, then records the submission, its personal data and its rendition job
+ * in one transaction. If that fails, the stored file goes too: a failed request leaves nothing behind.
+ * The submitter's `visitorId` ties the personal data to them, so erasing them erases it; without it
+ * (the mural's picture) it belongs to no one.
  */
 export async function submitArtwork(
   deps: Deps,
   input: z.output<typeof ArtworkSubmission>,
   metadata: EventMetadata,
+  visitorId?: string,
 ): Promise<{ artworkId: number; position: number | undefined }> {
   const raw = decodeDataUrl(input.imageData);
   const image = await normaliseUpload(raw).catch((error: unknown) => {
@@ -65,7 +68,7 @@ export async function submitArtwork(
           now: metadata.now,
           data: {
             artworkId,
-            ...(await submissionData(deps.personal, input, tx)),
+            ...(await submissionData(deps.personal, input, tx, { stream: artworkStream(artworkId), visitorId })),
             isFromCanvas: input.isFromCanvas,
             image: {
               key,

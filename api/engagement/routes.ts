@@ -78,12 +78,18 @@ export function engagementRoutes(deps: Deps) {
       const { rows } = await pool.query<{ id: number }>(`SELECT nextval('comment_ids')::int AS id`);
       const commentId = rows[0]!.id;
       const metadata = await metadataFor(req, deps.personal);
-      const command = {
-        type: 'PostComment' as const,
-        data: { kind, itemId: item.id, commentId, ...input },
-        now: metadata.now,
-      };
-      const { lastPosition } = await handleCommand(store, commentStream(commentId), commentDecider, command, metadata);
+      const stream = commentStream(commentId);
+      const { lastPosition } = await store.transaction(async (tx) => {
+        // the name and words are personal data of the commenter's subject (decision 050)
+        const subjectId = await deps.personal.subjectFor(req.session!.visitorId, tx);
+        const refs = await deps.personal.recordTexts(input, { stream, subjectId }, tx);
+        const command = {
+          type: 'PostComment' as const,
+          data: { kind, itemId: item.id, commentId, ...refs },
+          now: metadata.now,
+        };
+        return handleCommand(store, stream, commentDecider, command, metadata, { tx });
+      });
       await readYourWrites(deps, res, lastPosition);
       res.status(201).json((await findComment(pool, commentId)) ?? { id: commentId, ...input, itemId: item.id, kind });
     });

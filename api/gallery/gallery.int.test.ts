@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from '#events/store.ts';
 import { GalleryPages } from '#projections/catalog/galleryPage.ts';
-import type { DomainEvent } from '#events/catalog.ts';
+import type { DomainEvent, LegacyEvent } from '#events/catalog.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { meta, submitted } from '../../tests/support/fixtures.ts';
 
@@ -25,8 +25,10 @@ async function addArtwork(id: number, title: string, artistName = 'Sam Painter')
   await store.append(`artwork-${id}`, 0, [submitted(id, { title, artistName }), approve('artwork', id)], meta());
 }
 async function addStory(id: number, content: string, authorName = 'Priya Shah') {
-  const event: DomainEvent = {
+  // as the log held it before names and words left it (v1, decision 050)
+  const event: LegacyEvent = {
     type: 'StorySubmitted',
+    schemaVersion: 1,
     data: { storyId: id, title: null, content, authorName, emailRef: null, isAnonymous: false, submittedAt: now },
   };
   await store.append(`story-${id}`, 0, [event, approve('story', id)], meta());

@@ -199,7 +199,8 @@ describe('erasing a person', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('exactly one of email, address or name');
     const done = await admin('POST', '/api/admin/erase', { email: 'FLO@example.com' });
-    expect(done).toMatchObject({ status: 200, body: { erased: 1, kind: 'email' } });
+    // the person who gave it: their email, name and story text (decision 050)
+    expect(done).toMatchObject({ status: 200, body: { erased: 3, kind: 'email', subjects: 1, items: 1 } });
     expect(JSON.stringify((await admin('GET', '/api/admin/stories/pending')).body)).not.toContain('flo@example.com');
   });
 

@@ -8,7 +8,8 @@ import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
 import { listQuarantined } from '#projections/quarantine.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
-import { idParam } from '../http/context.ts';
+import { erasePerson } from '../erasure.ts';
+import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { KINDS, KIND_NAMES } from '../kinds.ts';
 import { stageAtRoutes } from './stageAt.ts';
@@ -85,16 +86,19 @@ export function historyRoutes(deps: Deps) {
     res.end();
   });
 
-  /** `events erase` for an admin (CONTRACT §6): blanks stored personal data; the log and its chain stay. */
+  /**
+   * `events erase` for an admin (CONTRACT §6): an email erases the person who gave it (their names,
+   * words and named work, decision 050); an address or a login name is blanked. The chain stays.
+   */
   router.post('/admin/erase', requireRole('admin'), async (req, res) => {
     const { email, address, name } = parseInput(Erase, req.body);
-    const [kind, value] = email
-      ? (['email', email] as const)
-      : address
-        ? (['ip', address] as const)
-        : (['name', name!] as const);
-    const erased = await deps.personal.erase(kind, value);
-    res.json({ erased, kind: email ? 'email' : address ? 'address' : 'name' });
+    if (email) {
+      const erasure = await erasePerson(deps.store, { email }, await metadataFor(req, deps.personal));
+      res.json({ erased: erasure.values, kind: 'email', subjects: erasure.subjects, items: erasure.streams });
+      return;
+    }
+    const erased = address ? await deps.personal.erase('ip', address) : await deps.personal.erase('name', name!);
+    res.json({ erased, kind: address ? 'address' : 'name' });
   });
 
   router.get('/admin/history/:kind/:id', auditors, async (req, res) => {

@@ -42,14 +42,21 @@ type Described = { [K in keyof typeof describedFields]: z.output<(typeof describ
 type Submitter = { [K in keyof typeof submitterFields]: z.output<(typeof submitterFields)[K]> };
 
 /**
- * A submission's described and submitter fields as its event holds them: the email goes to personal
- * data (in the caller's transaction `tx`) and the event keeps its ref.
+ * A submission's described and submitter fields as its event holds them: the words, the name and the
+ * email go to personal data (in the caller's transaction `tx`), tied to the stream and to the
+ * submitter's subject when there is one, and the event keeps their refs (decision 050).
  */
 export async function submissionData(
-  personal: Pick<PersonalData, 'recordEmail'>,
+  personal: Pick<PersonalData, 'recordEmail' | 'recordTexts' | 'subjectFor'>,
   input: Described & Submitter,
   tx: Parameters<PersonalData['recordEmail']>[1],
+  submitter: { stream: string; visitorId?: string },
 ) {
+  const subjectId = submitter.visitorId ? await personal.subjectFor(submitter.visitorId, tx) : null;
+  const owner = { stream: submitter.stream, subjectId };
   const { title, description, tags, artistName, email } = input;
-  return { title, description, tags, artistName, emailRef: await personal.recordEmail(email, tx) };
+  return {
+    ...(await personal.recordTexts({ title, description, tags, artistName }, owner, tx)),
+    emailRef: await personal.recordEmail(email, tx, owner),
+  };
 }

@@ -63,7 +63,7 @@ export async function storeUpload(
 }
 
 /**
- * Claims the upload, records the submission and its email, and queues the poster/transcode job, all
+ * Claims the upload, records the submission and its personal data, and queues the poster/transcode job, all
  * in one transaction.
  */
 export async function submitMedia(
@@ -105,7 +105,7 @@ export async function submitMedia(
         now: metadata.now,
         data: {
           mediaId,
-          ...(await submissionData(deps.personal, input, tx)),
+          ...(await submissionData(deps.personal, input, tx, { stream: mediaStream(mediaId), visitorId })),
           mediaType: upload.media_type,
           // what ffprobe found wins over what the browser declared
           mimeType: upload.mime_type,

@@ -49,22 +49,23 @@ export function storyRoutes(deps: Deps) {
     const { rows } = await pool.query<{ id: number }>(`SELECT nextval('story_ids')::int AS id`);
     const storyId = rows[0]!.id;
     const { lastPosition } = await store.transaction(async (tx) => {
-      const emailRef = input.email ? await deps.personal.recordEmail(input.email, tx) : null;
+      const stream = storyStream(storyId);
+      // anonymous work belongs to no one: erasing its writer leaves it, with nothing to link it to them
+      const subjectId = input.isAnonymous ? null : await deps.personal.subjectFor(req.session!.visitorId, tx);
+      const owner = { stream, subjectId };
+      const emailRef = input.email ? await deps.personal.recordEmail(input.email, tx, owner) : null;
+      const { title, content } = input;
+      // an anonymous story's name is never recorded: it reads 'Anonymous'
+      const authorName = input.isAnonymous ? null : input.authorName;
+      const refs = await deps.personal.recordTexts({ title, content, authorName }, owner, tx);
       return handleCommand(
         store,
-        storyStream(storyId),
+        stream,
         storyDecider,
         {
           type: 'SubmitStory',
           now: metadata.now,
-          data: {
-            storyId,
-            title: input.title,
-            content: input.content,
-            authorName: input.isAnonymous ? 'Anonymous' : input.authorName,
-            emailRef,
-            isAnonymous: input.isAnonymous,
-          },
+          data: { storyId, ...refs, emailRef, isAnonymous: input.isAnonymous },
         },
         metadata,
         { tx },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const artworkStream = (id: number) => `artwork-${id}`;
@@ -12,20 +13,40 @@ export const StoredImage = z.object({
 });
 export type StoredImage = z.infer<typeof StoredImage>;
 
+const submittedFields = {
+  artworkId: z.number().int().positive(),
+  /** personal_data id of the email, never the address itself */
+  emailRef: z.number().int().positive(),
+  isFromCanvas: z.boolean(),
+  image: StoredImage,
+  submittedAt: z.iso.datetime(),
+};
+
+/** v1: the words and the artist's name inline in the log (before decision 050). */
+export const ArtworkSubmittedV1 = z.object({
+  ...submittedFields,
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  tags: z.string().nullable(),
+  artistName: z.string(),
+});
+
+/** v2: the words and the artist's name are personal data, erasable; the event holds their refs. */
 export const ArtworkSubmitted = defineEvent(
   'ArtworkSubmitted',
   z.object({
-    artworkId: z.number().int().positive(),
-    title: z.string().nullable(),
-    description: z.string().nullable(),
-    tags: z.string().nullable(),
-    artistName: z.string(),
-    /** personal_data id of the email, never the address itself */
-    emailRef: z.number().int().positive(),
-    isFromCanvas: z.boolean(),
-    image: StoredImage,
-    submittedAt: z.iso.datetime(),
+    ...submittedFields,
+    titleRef: PersonalRef.nullable(),
+    descriptionRef: PersonalRef.nullable(),
+    tagsRef: PersonalRef.nullable(),
+    artistNameRef: PersonalRef.nullable(),
+    inline: Inline,
   }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.ArtworkSubmitted) },
+    legacy: { 1: ArtworkSubmittedV1 },
+  },
 );
 
 export const ArtworkRenditionsMade = defineEvent(

@@ -8,10 +8,10 @@ const image = { key: 'artworks/3/original.png', contentType: 'image/png', width:
 const thumb = { ...image, key: 'artworks/3/thumbnail.webp', contentType: 'image/webp' };
 const submission = {
   artworkId: 3,
-  title: 'Harbour',
-  description: null,
-  tags: null,
-  artistName: 'Sam',
+  titleRef: 11,
+  descriptionRef: null,
+  tagsRef: null,
+  artistNameRef: 12,
   emailRef: 1,
   isFromCanvas: false,
   image,

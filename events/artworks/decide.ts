@@ -11,7 +11,7 @@ import {
   type StoredImage,
 } from './artwork.ts';
 
-type Submission = Omit<z.infer<typeof ArtworkSubmitted.schema>, 'submittedAt'>;
+type Submission = Omit<z.infer<typeof ArtworkSubmitted.schema>, 'submittedAt' | 'inline'>;
 
 export type ArtworkCommand =
   | { type: 'SubmitArtwork'; data: Submission; now: string }

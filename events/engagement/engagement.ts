@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import type { Decider } from '../decider.ts';
+import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const ItemKind = z.enum(['artwork', 'story', 'media']);
@@ -19,16 +20,24 @@ export const commentStream = (commentId: number) => `comment-${commentId}`;
 
 export const ItemLiked = defineEvent('ItemLiked', z.object({ kind: ItemKind, itemId, visitorKey: z.string() }));
 export const ItemUnliked = defineEvent('ItemUnliked', z.object({ kind: ItemKind, itemId, visitorKey: z.string() }));
+const postedFields = {
+  kind: ItemKind,
+  itemId,
+  commentId: z.number().int().positive(),
+  postedAt: z.iso.datetime(),
+};
+/** v1: the commenter's name and words inline in the log (before decision 050). */
+export const CommentPostedV1 = z.object({ ...postedFields, authorName: z.string(), content: z.string() });
+/** v2: the commenter's name and words are personal data, erasable; the event holds their refs. */
 export const CommentPosted = defineEvent(
   'CommentPosted',
   z.object({
-    kind: ItemKind,
-    itemId,
-    commentId: z.number().int().positive(),
-    authorName: z.string(),
-    content: z.string(),
-    postedAt: z.iso.datetime(),
+    ...postedFields,
+    authorNameRef: PersonalRef.nullable(),
+    contentRef: PersonalRef.nullable(),
+    inline: Inline,
   }),
+  { version: 2, upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.CommentPosted) }, legacy: { 1: CommentPostedV1 } },
 );
 export const CommentRemoved = defineEvent(
   'CommentRemoved',
@@ -65,7 +74,7 @@ export const viewDecider: Decider<boolean, ViewEvent, { type: 'View'; target: Ta
 type Comment =
   { exists: false } | { exists: true; kind: ItemKind; itemId: number; commentId: number; removed: boolean };
 export type CommentCommand =
-  | { type: 'PostComment'; data: Omit<z.infer<typeof CommentPosted.schema>, 'postedAt'>; now: string }
+  | { type: 'PostComment'; data: Omit<z.infer<typeof CommentPosted.schema>, 'postedAt' | 'inline'>; now: string }
   | { type: 'RemoveComment'; now: string };
 
 export const commentDecider: Decider<Comment, CommentEvent, CommentCommand> = {

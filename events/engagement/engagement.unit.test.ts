@@ -40,7 +40,7 @@ describe('view decider', () => {
 
 describe('comment decider', () => {
   const comment = spec(commentDecider);
-  const data = { kind: 'story' as const, itemId: 4, commentId: 9, authorName: 'Kim', content: 'Hi' };
+  const data = { kind: 'story' as const, itemId: 4, commentId: 9, authorNameRef: 11, contentRef: 12 };
   const posted = { type: 'CommentPosted' as const, data: { ...data, postedAt: now } };
   const removed = {
     type: 'CommentRemoved' as const,

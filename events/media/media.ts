@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
+import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const mediaStream = (id: number) => `media-${id}`;
@@ -10,23 +11,37 @@ const mediaId = z.number().int().positive();
 export const StoredFile = z.object({ key: z.string(), contentType: z.string(), bytes: z.number().int().nonnegative() });
 export type StoredFile = z.infer<typeof StoredFile>;
 
+const submittedFields = {
+  mediaId,
+  emailRef: z.number().int().positive(),
+  mediaType: z.enum(['video', 'audio']),
+  mimeType: z.string(),
+  file: StoredFile,
+  /** what ffprobe found when the file was uploaded */
+  durationSeconds: z.number().nonnegative(),
+  browserPlayable: z.boolean(),
+  submittedAt: z.iso.datetime(),
+};
+/** v1: the words and the artist's name inline in the log (before decision 050). */
+export const MediaSubmittedV1 = z.object({
+  ...submittedFields,
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  tags: z.string().nullable(),
+  artistName: z.string(),
+});
+/** v2: the words and the artist's name are personal data, erasable; the event holds their refs. */
 export const MediaSubmitted = defineEvent(
   'MediaSubmitted',
   z.object({
-    mediaId,
-    title: z.string().nullable(),
-    description: z.string().nullable(),
-    tags: z.string().nullable(),
-    artistName: z.string(),
-    emailRef: z.number().int().positive(),
-    mediaType: z.enum(['video', 'audio']),
-    mimeType: z.string(),
-    file: StoredFile,
-    /** what ffprobe found when the file was uploaded */
-    durationSeconds: z.number().nonnegative(),
-    browserPlayable: z.boolean(),
-    submittedAt: z.iso.datetime(),
+    ...submittedFields,
+    titleRef: PersonalRef.nullable(),
+    descriptionRef: PersonalRef.nullable(),
+    tagsRef: PersonalRef.nullable(),
+    artistNameRef: PersonalRef.nullable(),
+    inline: Inline,
   }),
+  { version: 2, upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.MediaSubmitted) }, legacy: { 1: MediaSubmittedV1 } },
 );
 /** The job's results: a poster frame for video, and an MP4 when the original can't play in browsers. */
 export const MediaProcessed = defineEvent(
@@ -59,7 +74,7 @@ export type Media =
     };
 
 export type MediaCommand =
-  | { type: 'SubmitMedia'; data: Omit<z.infer<typeof MediaSubmitted.schema>, 'submittedAt'>; now: string }
+  | { type: 'SubmitMedia'; data: Omit<z.infer<typeof MediaSubmitted.schema>, 'submittedAt' | 'inline'>; now: string }
   | { type: 'RecordProcessing'; data: { poster: StoredFile | null; playable: StoredFile | null }; now: string }
   | { type: 'ReviewMedia'; data: ReviewData; now: string }
   | { type: 'DeleteMedia'; now: string };

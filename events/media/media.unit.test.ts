@@ -6,10 +6,10 @@ const now = '2025-09-12T10:00:00.000Z';
 const file = { key: 'media/5/original.mov', contentType: 'video/quicktime', bytes: 1000 };
 const submission = {
   mediaId: 5,
-  title: 'Clip',
-  description: null,
-  tags: null,
-  artistName: 'Sam',
+  titleRef: 11,
+  descriptionRef: null,
+  tagsRef: null,
+  artistNameRef: 12,
   emailRef: 1,
   mediaType: 'video' as const,
   mimeType: 'video/quicktime',

@@ -2,24 +2,38 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
+import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const storyStream = (id: number) => `story-${id}`;
 const storyId = z.number().int().positive();
 
+const submittedFields = {
+  storyId,
+  /** personal_data id of the email, never the address itself */
+  emailRef: z.number().int().positive().nullable(),
+  isAnonymous: z.boolean(),
+  submittedAt: z.iso.datetime(),
+};
+/** v1: title, text and author inline in the log (before decision 050). */
+export const StorySubmittedV1 = z.object({
+  ...submittedFields,
+  title: z.string().nullable(),
+  content: z.string(),
+  /** 'Anonymous' when isAnonymous: the real name is never recorded for anonymous stories */
+  authorName: z.string(),
+});
+/** v2: title, text and author are personal data, erasable; an anonymous story has no author ref. */
 export const StorySubmitted = defineEvent(
   'StorySubmitted',
   z.object({
-    storyId,
-    title: z.string().nullable(),
-    content: z.string(),
-    /** 'Anonymous' when isAnonymous: the real name is never recorded for anonymous stories */
-    authorName: z.string(),
-    /** personal_data id of the email, never the address itself */
-    emailRef: z.number().int().positive().nullable(),
-    isAnonymous: z.boolean(),
-    submittedAt: z.iso.datetime(),
+    ...submittedFields,
+    titleRef: PersonalRef.nullable(),
+    contentRef: PersonalRef.nullable(),
+    authorNameRef: PersonalRef.nullable(),
+    inline: Inline,
   }),
+  { version: 2, upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.StorySubmitted) }, legacy: { 1: StorySubmittedV1 } },
 );
 export const StoryApproved = defineEvent(
   'StoryApproved',
@@ -38,7 +52,7 @@ export type Story =
   { exists: false; deleted?: boolean } | { exists: true; id: number; status: 'pending' | 'approved' | 'rejected' };
 
 export type StoryCommand =
-  | { type: 'SubmitStory'; data: Omit<z.infer<typeof StorySubmitted.schema>, 'submittedAt'>; now: string }
+  | { type: 'SubmitStory'; data: Omit<z.infer<typeof StorySubmitted.schema>, 'submittedAt' | 'inline'>; now: string }
   | { type: 'ReviewStory'; data: ReviewData; now: string }
   | { type: 'DeleteStory'; now: string };
 

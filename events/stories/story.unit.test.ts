@@ -7,9 +7,9 @@ const submitted: StoryEvent = {
   type: 'StorySubmitted',
   data: {
     storyId: 7,
-    title: null,
-    content: 'Once',
-    authorName: 'Sam',
+    titleRef: null,
+    contentRef: 11,
+    authorNameRef: 12,
     emailRef: null,
     isAnonymous: false,
     submittedAt: now,

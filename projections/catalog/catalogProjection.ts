@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { DomainEvent } from '#events/catalog.ts';
+import { resolvePersonal, type Personal } from '#events/personal.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import type { Projection } from '../projection.ts';
 import { artworkStatements } from './statements/artworks.ts';
@@ -7,8 +8,9 @@ import { engagementStatements } from './statements/engagement.ts';
 import { mediaStatements } from './statements/media.ts';
 import { muralStatements } from './statements/mural.ts';
 import { showStatements } from './statements/show.ts';
-import type { Statement } from './statements/statement.ts';
+import type { Row, Statement } from './statements/statement.ts';
 import { storyStatements } from './statements/stories.ts';
+import { subjectStatements } from './statements/subjects.ts';
 
 const statements: Partial<Record<DomainEvent['type'], Statement>> = {
   ...artworkStatements,
@@ -17,6 +19,7 @@ const statements: Partial<Record<DomainEvent['type'], Statement>> = {
   ...engagementStatements,
   ...showStatements,
   ...muralStatements,
+  ...subjectStatements,
 } as Partial<Record<DomainEvent['type'], Statement>>;
 
 /** Splits a batch into runs of one event type, in order. */
@@ -31,9 +34,10 @@ function runsOf(events: readonly RecordedEvent[]): RecordedEvent[][] {
 }
 
 /** One statement per run: a batch of hundreds costs a few round trips, which keeps the catalog close behind the log. */
-async function applyRun(run: RecordedEvent[], db: pg.PoolClient) {
+async function applyRun(run: RecordedEvent[], db: pg.PoolClient, personalOf: (e: RecordedEvent) => Personal) {
   const statement = statements[run[0]!.type]!;
-  let rows = run.map((e) => statement.row(e));
+  let rows = run.map((e) => statement.row(e, personalOf(e))).filter((r): r is Row => r !== null);
+  if (rows.length === 0) return;
   if (statement.lastPerItem) rows = [...new Map(rows.map((r) => [r.id, r])).values()];
   await db.query(statement.sql, [JSON.stringify(rows)]);
 }
@@ -55,6 +59,8 @@ export const catalogProjection: Projection = {
   ],
   rebuildable: true,
   async apply(events, db) {
-    for (const run of runsOf(events)) await applyRun(run, db);
+    // names and free text are read from personal data as they stand now (docs/decisions/050)
+    const personalOf = await resolvePersonal(db, events);
+    for (const run of runsOf(events)) await applyRun(run, db, personalOf);
   },
 };

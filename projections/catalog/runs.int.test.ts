@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '#events/catalog.ts';
+import type { DomainEvent, LegacyEvent } from '#events/catalog.ts';
 import { decodeRow, EventStore, type RecordedEvent } from '#events/store.ts';
 import { freshDatabase } from '../../tests/support/database.ts';
 import { approved, meta, submitted } from '../../tests/support/fixtures.ts';
@@ -16,7 +16,7 @@ const image = { key: 'artworks/x.webp', contentType: 'image/webp', width: 10, he
  * 12 artworks, the show and the mural, in a random order (it need not make sense beyond each
  * artwork being submitted once, only be folded the same way however it is cut into runs).
  */
-function mixedLog(length: number): DomainEvent[] {
+function mixedLog(length: number): Array<DomainEvent | LegacyEvent> {
   let state = 11;
   const random = (n: number) => (state = (state * 48_271) % 2_147_483_647) % n;
   const artworkId = () => 1 + random(12);
@@ -62,7 +62,9 @@ function mixedLog(length: number): DomainEvent[] {
     () => ({ type: 'MuralLocked', data: { lockedAt: at } }),
     () => ({ type: 'MuralUnlocked', data: { unlockedAt: at } }),
   ];
-  const log = Array.from({ length: length - 12 }, () => makers[random(makers.length)]!());
+  const log: Array<DomainEvent | LegacyEvent> = Array.from({ length: length - 12 }, () =>
+    makers[random(makers.length)]!(),
+  );
   // each artwork is submitted once, somewhere in the log: what comes before its submission is dropped
   for (let id = 1; id <= 12; id++) log.splice(random(log.length), 0, submitted(id));
   return log;

@@ -21,7 +21,8 @@ type Change =
   | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number }
   | { what: 'show' }
   | MuralChange
-  | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts };
+  | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts }
+  | { what: 'erased'; subjectId: number };
 
 /** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
 const moderated = (kind: Kind, id: number, gallery?: 'added' | 'removed'): Change[] => [
@@ -81,6 +82,8 @@ export function changesOf(event: RecordedEvent): Change[] {
     case 'MuralUnlocked':
     case 'MuralFrozen':
       return [{ what: 'mural-state' }];
+    case 'SubjectErased':
+      return [{ what: 'erased', subjectId: event.data.subjectId }];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
     case 'ItemViewed':
@@ -129,6 +132,16 @@ function coalesce(changes: Array<Change & { position: number }>) {
     .map((c) => (c.what === 'reactions' ? { ...c, counts: taps.get(`reactions:${c.kind}:${c.id}`)! } : c));
 }
 
+/** The items an erasure took (they leave every open screen); the event itself names none. */
+async function erasedItems(db: Pick<pg.Pool, 'query'>, subjectId: number) {
+  const { rows } = await db.query<{ kind: Kind; id: number }>(
+    `SELECT substring(stream_id FROM '^([a-z]+)-') AS kind, substring(stream_id FROM '-(\\d+)$')::int AS id
+     FROM erased_streams WHERE subject_id = $1 AND stream_id ~ '^(artwork|story|media)-\\d+$' ORDER BY stream_id`,
+    [subjectId],
+  );
+  return rows;
+}
+
 /**
  * The live messages for a batch of catalog events, in log order, built inside the batch's
  * transaction from the read model as the batch leaves it.
@@ -137,7 +150,7 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
   const changes = coalesce(
     events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! })))),
   );
-  const counts = changes.some((c) => c.what === 'queue') ? await queueCounts(db) : undefined;
+  const counts = changes.some((c) => c.what === 'queue' || c.what === 'erased') ? await queueCounts(db) : undefined;
   // one read per item per batch
   const rows = new Map<string, ReturnType<typeof findItem>>();
   const item = (kind: Kind, id: number) => {
@@ -165,6 +178,13 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
       const { kind, id, counts } = c;
       const totals = await reactionTotals(db, kind, id);
       messages.push({ event: 'reactions:burst', payload: { position, kind, id, counts, totals } });
+      continue;
+    }
+    if (c.what === 'erased') {
+      for (const { kind, id } of await erasedItems(db, c.subjectId)) {
+        messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
+        messages.push({ event: 'admin:queue-changed', payload: { position, kind, ...counts! } });
+      }
       continue;
     }
     const { kind, id } = c;

@@ -21,7 +21,19 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
   const unplaced = await messagesFor(db, events);
-  if (unplaced.length === 0) return;
+  // an erasure takes the person's words out of the catch-up buffer too (decision 050): everything
+  // before it is pruned, and a client that was away since then refetches
+  const erasure = events.findLast((e) => e.type === 'SubjectErased')?.seq ?? null;
+  if (unplaced.length === 0) {
+    if (erasure !== null) {
+      await db.query(
+        `WITH gone AS (DELETE FROM live_messages WHERE position < $1)
+         UPDATE live_state SET pruned_through = greatest(pruned_through, $1 - 1)`,
+        [erasure],
+      );
+    }
+    return;
+  }
   const { rows } = await db.query<{ last_everyone: number; last_any: number; pruned_through: number }>(
     `SELECT last_everyone, last_any, pruned_through FROM live_state`,
   );
@@ -63,7 +75,8 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
     ],
   );
   const last = messages.at(-1)!.payload.position;
-  const prune = last - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? last - LIVE_RETENTION : prunedThrough;
+  let prune = last - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? last - LIVE_RETENTION : prunedThrough;
+  if (erasure !== null) prune = Math.max(prune, erasure - 1);
   if (prune !== prunedThrough) await db.query(`DELETE FROM live_messages WHERE position <= $1`, [prune]);
   await db.query(`UPDATE live_state SET last_everyone = $1, last_any = $2, pruned_through = $3`, [
     lastEveryone,

@@ -11,12 +11,12 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
             r.is_from_canvas, r.image, r.created_at, r.search_text, r.at
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
             email_ref bigint, is_from_canvas text, image jsonb, created_at timestamptz, search_text text, at bigint)`,
-    row: ({ data: d, position }) => ({
-      ...submittedColumns(d, position),
-      id: d.artworkId,
-      is_from_canvas: String(d.isFromCanvas),
-      image: { original: d.image },
-    }),
+    row: ({ data: d, position }, personal) => {
+      const columns = submittedColumns(d, personal, position);
+      return (
+        columns && { ...columns, id: d.artworkId, is_from_canvas: String(d.isFromCanvas), image: { original: d.image } }
+      );
+    },
   },
   ArtworkRenditionsMade: {
     sql: `UPDATE catalog_items c SET image = c.image || r.image, last_position = r.at

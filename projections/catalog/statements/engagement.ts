@@ -41,23 +41,32 @@ export const engagementStatements: Statements<EngagementType> = {
           ${bump('like_count', -1)}`,
     row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
   },
+  /**
+   * An erased person's comment is not inserted (decision 050), but still marks its item as changed
+   * where it was posted, as it did in a catalog that had it before the erasure: the two stay equal.
+   */
   CommentPosted: {
-    sql: `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb)
-            AS r(comment_id bigint, kind text, id bigint, author_name text, content text, created_at timestamptz, at bigint)),
+    sql: `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(comment_id bigint, kind text, id bigint,
+              author_name text, content text, created_at timestamptz, at bigint, erased boolean)),
           changed AS (
             INSERT INTO catalog_comments (id, kind, item_id, author_name, content, created_at, last_position)
             SELECT r.comment_id, r.kind, r.id, r.author_name, r.content, r.created_at, r.at FROM r
-            WHERE EXISTS (SELECT 1 FROM catalog_items c WHERE c.kind = r.kind AND c.id = r.id)
+            WHERE NOT r.erased AND EXISTS (SELECT 1 FROM catalog_items c WHERE c.kind = r.kind AND c.id = r.id)
             RETURNING kind, item_id)
-          ${bump('comment_count', 1)}`,
-    row: ({ data: d, position }) => ({
+          UPDATE catalog_items c SET
+            comment_count = c.comment_count + (SELECT count(*) FROM changed n WHERE n.kind = c.kind AND n.item_id = c.id),
+            last_position = greatest(c.last_position, t.at)
+          FROM (SELECT kind, id, max(at) AS at FROM r GROUP BY kind, id) t
+          WHERE c.kind = t.kind AND c.id = t.id`,
+    row: ({ data: d, position }, { erased, text }) => ({
       comment_id: d.commentId,
       kind: d.kind,
       id: d.itemId,
-      author_name: d.authorName,
-      content: d.content,
+      author_name: erased ? null : (text.authorName ?? ''),
+      content: erased ? null : (text.content ?? ''),
       created_at: d.postedAt,
       at: position,
+      erased,
     }),
   },
   CommentRemoved: {

@@ -11,17 +11,22 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
             r.created_at, r.search_text, r.at
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
             email_ref bigint, media jsonb, created_at timestamptz, search_text text, at bigint)`,
-    row: ({ data: d, position }) => ({
-      ...submittedColumns(d, position),
-      id: d.mediaId,
-      media: {
-        mediaType: d.mediaType,
-        mimeType: d.mimeType,
-        file: d.file,
-        durationSeconds: d.durationSeconds,
-        browserPlayable: d.browserPlayable,
-      },
-    }),
+    row: ({ data: d, position }, personal) => {
+      const columns = submittedColumns(d, personal, position);
+      return (
+        columns && {
+          ...columns,
+          id: d.mediaId,
+          media: {
+            mediaType: d.mediaType,
+            mimeType: d.mimeType,
+            file: d.file,
+            durationSeconds: d.durationSeconds,
+            browserPlayable: d.browserPlayable,
+          },
+        }
+      );
+    },
   },
   MediaProcessed: {
     sql: `UPDATE catalog_items c SET media = c.media || r.media, last_position = r.at

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '#events/catalog.ts';
+import type { Personal } from '#events/personal.ts';
 import type { RecordedEvent } from '#events/store.ts';
 
 export type Row = Record<string, unknown>;
@@ -6,11 +7,13 @@ export type Row = Record<string, unknown>;
 /**
  * How one event type changes the catalog: a set-based statement over a run of such events, given as
  * JSON rows in $1 (read with jsonb_to_recordset). `lastPerItem` statements set state, so only the last
- * event per item in a run matters; the others (counters, inserts) take every row.
+ * event per item in a run matters; the others (counters, inserts) take every row. An event with
+ * personal fields gets their values as they read now (`personal`); its row is null once erased, and
+ * the event then changes nothing (docs/decisions/050).
  */
 export interface Statement<T extends DomainEvent['type'] = DomainEvent['type']> {
   sql: string;
-  row(event: RecordedEvent<Extract<DomainEvent, { type: T }>>): Row;
+  row(event: RecordedEvent<Extract<DomainEvent, { type: T }>>, personal: Personal): Row | null;
   lastPerItem?: boolean;
 }
 
@@ -22,27 +25,25 @@ export const searchText = (...parts: Array<string | null | undefined>) =>
     .join('\n')
     .toLowerCase();
 
-/** The columns an artwork's or a media item's submission fills alike. */
+/** The columns an artwork's or a media item's submission fills alike; null once erased. */
 export const submittedColumns = (
-  d: {
-    title: string | null;
-    description: string | null;
-    tags: string | null;
-    artistName: string;
-    emailRef: number;
-    submittedAt: string;
-  },
+  d: { emailRef: number; submittedAt: string },
+  personal: Personal,
   position: number,
-) => ({
-  title: d.title,
-  description: d.description,
-  tags: d.tags,
-  artist_name: d.artistName,
-  email_ref: d.emailRef,
-  created_at: d.submittedAt,
-  search_text: searchText(d.title, d.description, d.tags, d.artistName),
-  at: position,
-});
+) => {
+  if (personal.erased) return null;
+  const { title = null, description = null, tags = null, artistName = null } = personal.text;
+  return {
+    title,
+    description,
+    tags,
+    artist_name: artistName ?? '',
+    email_ref: d.emailRef,
+    created_at: d.submittedAt,
+    search_text: searchText(title, description, tags, artistName),
+    at: position,
+  };
+};
 
 /** Approval and rejection read the same for every kind. */
 export function reviewSql(kind: string) {

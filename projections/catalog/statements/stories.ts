@@ -2,6 +2,7 @@ import type { StoryEvent } from '#events/stories/story.ts';
 import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
 
 const review = reviewSql('story');
+const ANONYMOUS = 'Anonymous';
 
 export const storyStatements: Statements<StoryEvent['type']> = {
   StorySubmitted: {
@@ -11,18 +12,23 @@ export const storyStatements: Statements<StoryEvent['type']> = {
             r.created_at, r.search_text, r.at
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, content text, author_name text,
             is_anonymous boolean, email_ref bigint, created_at timestamptz, search_text text, at bigint)`,
-    row: ({ data: d, position }) => ({
-      id: d.storyId,
-      title: d.title,
-      content: d.content,
-      author_name: d.authorName,
-      is_anonymous: d.isAnonymous,
-      email_ref: d.emailRef,
-      created_at: d.submittedAt,
-      // spec §5: stories are found by their content and author name
-      search_text: searchText(d.content, d.authorName),
-      at: position,
-    }),
+    row: ({ data: d, position }, { erased, text }) => {
+      if (erased) return null;
+      // an anonymous story never had its author's name recorded
+      const authorName = d.isAnonymous ? ANONYMOUS : (text.authorName ?? '');
+      return {
+        id: d.storyId,
+        title: text.title ?? null,
+        content: text.content ?? '',
+        author_name: authorName,
+        is_anonymous: d.isAnonymous,
+        email_ref: d.emailRef,
+        created_at: d.submittedAt,
+        // spec §5: stories are found by their content and author name
+        search_text: searchText(text.content, authorName),
+        at: position,
+      };
+    },
   },
   StoryApproved: {
     sql: review.approved,

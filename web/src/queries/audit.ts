@@ -26,6 +26,8 @@ export interface ChainEvent {
   metadata: Record<string, unknown>;
   recordedAt: string;
   actor: Actor;
+  /** names and words by ref key, null once erased (decision 050) */
+  personal?: Record<string, string | null>;
   prevHash: string;
   hash: string;
 }

@@ -3,6 +3,10 @@ import { useErasePersonalData, type EraseKind } from '../../../queries/audit.ts'
 
 const LABELS: Record<EraseKind, string> = { email: 'Email address', address: 'Client IP address', name: 'Login name' };
 
+/** An email erases a person (all their values); an address or a login name only itself. */
+const erasedWhat = ({ erased, kind }: { erased: number; kind: string }) =>
+  `${erased} stored ${kind === 'email' ? 'personal' : kind} value${erased === 1 ? '' : 's'}`;
+
 /** The erase command for an admin, with its result: personal data is blanked, the chain still verifies. */
 export function ErasePanel() {
   const [kind, setKind] = useState<EraseKind>('email');
@@ -20,7 +24,8 @@ export function ErasePanel() {
         Erase a person
       </h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Blanks every stored copy of an email, address or login name. Events keep only a reference, so the log and its
+        An email erases the person who gave it: their names, words, named work and comments (their anonymous stories
+        stay, linked to no one). An address or login name is blanked. Events keep only references, so the log and its
         chain are unchanged.
       </p>
       <form onSubmit={onSubmit} className="mt-4 flex flex-wrap items-end gap-3">
@@ -59,10 +64,7 @@ export function ErasePanel() {
       </form>
       <div role="status" aria-live="polite" className="mt-3 text-sm">
         {erase.data && (
-          <p className="text-stone-700 dark:text-stone-300">
-            Erased {erase.data.erased} stored {erase.data.kind} value{erase.data.erased === 1 ? '' : 's'}; the log is
-            unchanged.
-          </p>
+          <p className="text-stone-700 dark:text-stone-300">Erased {erasedWhat(erase.data)}; the log is unchanged.</p>
         )}
         {erase.isError && <p className="text-rose-700 dark:text-rose-300">{erase.error.message}</p>}
       </div>

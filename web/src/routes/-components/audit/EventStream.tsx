@@ -87,7 +87,7 @@ export function EventStream() {
       <ol className="mt-4 space-y-2" aria-label="Events, newest first">
         {events.map((e) => {
           const item = itemOf(e.streamId, e.data);
-          const note = noteOf(e.data);
+          const note = noteOf(e.data, e.personal);
           return (
             <li key={e.seq} className="card flex flex-wrap items-baseline gap-x-3 gap-y-1 px-4 py-3 text-sm">
               <span className="rounded-full bg-amber-100 px-2 py-0.5 font-mono text-xs text-amber-900 dark:bg-stone-800 dark:text-amber-200">

@@ -22,9 +22,13 @@ export function itemOf(streamId: string, data: Record<string, unknown>): { kind:
   return null;
 }
 
-export function noteOf(data: Record<string, unknown>): string | null {
+/**
+ * The words an event carries: an admin's note, or a submission's text and title. These are personal
+ * data beside the event (`personal`, by ref key, null once erased); events from before held them inline.
+ */
+export function noteOf(data: Record<string, unknown>, personal: Record<string, string | null> = {}): string | null {
   for (const key of ['adminNotes', 'content', 'title']) {
-    const value = data[key];
+    const value = data[key] ?? personal[`${key}Ref`];
     if (typeof value === 'string' && value.trim()) return value;
   }
   return null;

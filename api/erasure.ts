@@ -1,0 +1,83 @@
+import { handleCommand } from '#events/handle.ts';
+import type { EventMetadata } from '#events/metadata.ts';
+import { PERSONAL_FIELDS } from '#events/personal.ts';
+import type { EventStore } from '#events/store.ts';
+import { subjectDecider, subjectStream } from '#events/subjects/subject.ts';
+
+/** A person, found by an email they gave or by their browser's visitor id. */
+export type Person = { email: string } | { visitorId: string };
+
+export interface Erasure {
+  /** the subjects erased (one per browser the person wrote from) */
+  subjects: number;
+  /** items and comments taken out of the read models */
+  streams: number;
+  /** personal_data values blanked */
+  values: number;
+}
+
+const HOLDING = Object.keys(PERSONAL_FIELDS);
+
+/**
+ * Erases a person (docs/decisions/050): every value tied to their subjects (names, titles, words,
+ * emails) is blanked, the streams of their named work and comments are recorded as erased, and one
+ * SubjectErased per subject is appended, all in one transaction. Their anonymous stories belong to no
+ * subject and stay, unlinked. Events written before decision 050 (v1) are found by the email's ref
+ * and the visitor id their metadata kept; their inline values are never shown again.
+ */
+export async function erasePerson(store: EventStore, person: Person, metadata: EventMetadata): Promise<Erasure> {
+  const email = 'email' in person ? person.email.toLowerCase() : null;
+  const visitorId = 'visitorId' in person ? person.visitorId : null;
+  return store.transaction(async (tx) => {
+    const { rows: found } = await tx.query<{ id: number }>(
+      `SELECT id FROM subjects WHERE erased_at IS NULL AND (visitor_id::text = $2::text OR id IN (
+         SELECT subject_id FROM personal_data WHERE kind = 'email' AND lower(value) = $1::text AND subject_id IS NOT NULL))
+       ORDER BY id`,
+      [email, visitorId],
+    );
+    const subjects = found.map((r) => r.id);
+    // v1 events: named work by the email, and whatever the same browsers wrote then
+    const { rows: legacy } = await tx.query<{ stream_id: string }>(
+      `WITH named AS (
+         SELECT stream_id, metadata->>'visitorId' AS visitor FROM events
+         WHERE schema_version = 1 AND type = ANY($3::text[])
+           AND (data->>'emailRef')::bigint IN (SELECT id FROM personal_data WHERE kind = 'email' AND lower(value) = $1::text)),
+       visitors AS (
+         SELECT visitor FROM named WHERE visitor IS NOT NULL
+         UNION SELECT $2::text WHERE $2::text IS NOT NULL
+         UNION SELECT visitor_id::text FROM subjects WHERE id = ANY($4::bigint[]) AND visitor_id IS NOT NULL)
+       SELECT stream_id FROM named
+       UNION
+       SELECT stream_id FROM events
+       WHERE schema_version = 1 AND type = ANY($3::text[]) AND metadata->>'visitorId' IN (SELECT visitor FROM visitors)
+         AND NOT coalesce((data->>'isAnonymous')::boolean, false)`,
+      [email, visitorId, HOLDING, subjects],
+    );
+    if (subjects.length === 0 && legacy.length > 0) {
+      // the erasure of a person known only from v1 events still needs a subject to carry it
+      const { rows } = await tx.query<{ id: number }>(`INSERT INTO subjects DEFAULT VALUES RETURNING id`);
+      subjects.push(rows[0]!.id);
+    }
+    const { rowCount: streams } = await tx.query(
+      `INSERT INTO erased_streams (stream_id, subject_id)
+       SELECT DISTINCT ON (stream_id) stream_id, subject_id FROM (
+         SELECT stream_id, subject_id FROM personal_data WHERE subject_id = ANY($1::bigint[]) AND stream_id IS NOT NULL
+         UNION ALL SELECT unnest($2::text[]), $1[1]
+       ) s ORDER BY stream_id, subject_id
+       ON CONFLICT (stream_id) DO NOTHING`,
+      [subjects, legacy.map((r) => r.stream_id)],
+    );
+    const { rowCount: values } = await tx.query(
+      `UPDATE personal_data SET value = NULL, erased_at = now()
+       WHERE erased_at IS NULL AND (subject_id = ANY($1::bigint[]) OR (kind = 'email' AND lower(value) = $2::text))`,
+      [subjects, email],
+    );
+    // the browser, if it writes again, is a new subject with nothing of the old one
+    await tx.query(`UPDATE subjects SET visitor_id = NULL, erased_at = now() WHERE id = ANY($1::bigint[])`, [subjects]);
+    for (const subjectId of subjects) {
+      const command = { type: 'EraseSubject', subjectId, now: metadata.now } as const;
+      await handleCommand(store, subjectStream(subjectId), subjectDecider, command, metadata, { tx });
+    }
+    return { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0 };
+  });
+}

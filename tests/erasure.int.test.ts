@@ -1,0 +1,231 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { log } from '#api/observability/logger.ts';
+import { jpegDataUrl } from './support/images.ts';
+import { client, startTestServer, type TestServer } from './support/server.ts';
+import { waitFor } from './support/wait.ts';
+
+/**
+ * Issue 13's erase test (docs/decisions/050): a person with a named artwork, an anonymous story,
+ * comments and likes is erased; afterwards no table, export, history answer, job payload or log line
+ * holds any of their personal fields, the chain still verifies, and the anonymous story is still in
+ * the gallery as 'Anonymous'.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PERSON = {
+  email: 'ysolde.brightwater@example.com',
+  name: 'Ysolde Brightwater',
+  title: 'Zephyr Lanterns Over Qarth',
+  description: 'Painted from a memory of the quay at dusk, for Ysolde’s favourite colleague',
+  tags: 'quillfeather-lanterns',
+  comment: 'Marvellous brushwork on this one, truly vermilion',
+  ownComment: 'My own lantern piece, thank you all kindly',
+};
+const PERSONAL = Object.values(PERSON);
+const ANONYMOUS_STORY = 'The photocopier that only worked when Alex hummed at it';
+
+const logged: string[] = [];
+const streamSym = pino.symbols.streamSym as unknown as keyof typeof log;
+const originalStream = log[streamSym] as unknown as { write(line: string): void };
+const originalLevel = log.level;
+
+let t: TestServer;
+let dir: string;
+const ids = { artwork: 0, story: 0, other: 0 };
+let beforeErasureSeq = 0;
+
+const cli = (args: string[]) => {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/events.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
+    encoding: 'utf8',
+  });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+};
+
+/** Every row of every table the app and its job queue keep, as text. */
+async function databaseText(): Promise<string> {
+  const { rows: tables } = await t.db.pool.query<{ name: string }>(
+    `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
+     WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  );
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await t.db.pool.query<{ r: string }>(`SELECT x::text AS r FROM ${name} x`);
+    parts.push(`${name}:`, ...rows.map((r) => r.r));
+  }
+  return parts.join('\n');
+}
+
+/** The person's personal fields found in `text`, ignoring case (search text is kept lowercased). */
+const personalIn = (text: string) => PERSONAL.filter((value) => text.toLowerCase().includes(value.toLowerCase()));
+
+async function caughtUp() {
+  await t.server.runner!.wake();
+  await waitFor(async () => {
+    const { rows } = await t.db.pool.query<{ caught: boolean }>(
+      `SELECT (SELECT count(*) FROM event_chain) = (SELECT count(*) FROM events)
+         AND catalog_position() = (SELECT count(*) FROM event_chain) AS caught`,
+    );
+    return rows[0]!.caught;
+  }, 30_000);
+}
+
+beforeAll(async () => {
+  // every log line the app writes, at every level, goes through here too
+  log.level = 'trace';
+  (log as unknown as Record<symbol, unknown>)[streamSym as unknown as symbol] = {
+    write(line: string) {
+      logged.push(line);
+      originalStream.write(line);
+    },
+  };
+  t = await startTestServer();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erasure-'));
+  const admin = client(t.url, await t.login('admin'));
+  const person = client(t.url, await t.login('guest'));
+  const someoneElse = client(t.url, await t.login('guest'));
+
+  const other = await someoneElse('POST', '/api/artworks', {
+    title: 'A harbour at noon',
+    artistName: 'Other Artist',
+    email: 'other@example.com',
+    imageData: await jpegDataUrl(64, 48, '#336699'),
+    isFromCanvas: 'false',
+  });
+  ids.other = other.body.id;
+  const artwork = await person('POST', '/api/artworks', {
+    title: PERSON.title,
+    description: PERSON.description,
+    tags: PERSON.tags,
+    artistName: PERSON.name,
+    email: PERSON.email,
+    imageData: await jpegDataUrl(64, 48, '#e07a5f'),
+    isFromCanvas: 'false',
+  });
+  ids.artwork = artwork.body.id;
+  const story = await person('POST', '/api/stories', {
+    title: null,
+    content: ANONYMOUS_STORY,
+    authorName: 'Anonymous',
+    isAnonymous: true,
+  });
+  ids.story = story.body.id;
+  for (const [path, id] of [
+    ['artworks', ids.other],
+    ['artworks', ids.artwork],
+    ['stories', ids.story],
+  ] as const) {
+    expect((await admin('PATCH', `/api/admin/${path}/${id}`, { status: 'approved' })).status).toBe(200);
+  }
+  const commented = await person('POST', `/api/artworks/${ids.other}/comments`, {
+    authorName: PERSON.name,
+    content: PERSON.comment,
+  });
+  expect(commented.status).toBe(201);
+  await person('POST', `/api/artworks/${ids.artwork}/comments`, {
+    authorName: PERSON.name,
+    content: PERSON.ownComment,
+  });
+  await someoneElse('POST', `/api/artworks/${ids.other}/comments`, { authorName: 'Other Artist', content: 'Thanks!' });
+  expect((await person('POST', `/api/artworks/${ids.other}/likes`)).body.likeCount).toBe(1);
+  await person('POST', `/api/stories/${ids.story}/likes`);
+  await someoneElse('POST', `/api/stories/${ids.story}/likes`);
+  // the artwork's renditions are a job: its payload and its events come before the erasure
+  await waitFor(async () => {
+    const { rows } = await t.db.pool.query(`SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade'`);
+    return rows.length === 2;
+  }, 60_000);
+  await caughtUp();
+  beforeErasureSeq = (await t.db.pool.query<{ s: number }>(`SELECT max(seq)::int AS s FROM event_chain`)).rows[0]!.s;
+  // what the person wrote is shown until they are erased
+  const page = (await person('GET', '/api/gallery')).body;
+  expect(JSON.stringify(page)).toContain(PERSON.title);
+
+  const erased = await admin('POST', '/api/admin/erase', { email: PERSON.email.toUpperCase() });
+  expect(erased.status).toBe(200);
+  expect(erased.body).toMatchObject({ kind: 'email', subjects: 1, items: 3 });
+  await caughtUp();
+}, 180_000);
+
+afterAll(async () => {
+  (log as unknown as Record<symbol, unknown>)[streamSym as unknown as symbol] = originalStream;
+  log.level = originalLevel;
+  await t?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('erasing a person', () => {
+  it('leaves none of their personal fields in any table, job payload or log line', async () => {
+    expect(personalIn(await databaseText())).toEqual([]);
+    // the request lines of every call above were caught
+    expect(logged.some((line) => line.includes('/api/admin/erase'))).toBe(true);
+    expect(personalIn(logged.join('\n'))).toEqual([]);
+  });
+
+  it('leaves none in the export, which still verifies, nor does the chain break', async () => {
+    const exported = cli(['export']);
+    expect(exported.code).toBe(0);
+    expect(exported.out.trim().split('\n').length).toBeGreaterThan(10);
+    expect(personalIn(exported.out)).toEqual([]);
+    const file = path.join(dir, 'export.ndjson');
+    fs.writeFileSync(file, exported.out);
+    expect(cli(['verify', '--file', file])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: /) });
+    const verify = cli(['verify']);
+    expect(verify.out).toMatch(/^ok: \d+ events checked/);
+    expect(verify.code).toBe(0);
+  });
+
+  it('leaves none in the history and audit answers, the gallery at an earlier seq included', async () => {
+    const auditor = client(t.url, await t.login('auditor'));
+    const answers = [
+      await auditor('GET', '/api/admin/events?limit=1000'),
+      await auditor('GET', `/api/admin/history/artworks/${ids.artwork}`),
+      await auditor('GET', `/api/admin/history/artworks/${ids.other}`),
+      await auditor('GET', `/api/admin/history/stories/${ids.story}`),
+      await auditor('GET', `/api/gallery?at=${beforeErasureSeq}`),
+      await auditor('GET', '/api/admin/events/export'),
+    ];
+    for (const answer of answers) expect(answer.status).toBe(200);
+    expect(personalIn(answers.map((a) => JSON.stringify(a.body)).join('\n'))).toEqual([]);
+    const then = answers[4]!.body as { items: Array<{ kind: string; id: number }> };
+    expect(then.items.map((i) => `${i.kind}-${i.id}`).sort()).toEqual([`artwork-${ids.other}`, `story-${ids.story}`]);
+  });
+
+  it('keeps their anonymous story in the gallery as Anonymous, and the others’ work with its likes', async () => {
+    const guest = client(t.url, await t.login('guest'));
+    const page = (await guest('GET', '/api/gallery')).body as {
+      items: Array<{
+        kind: string;
+        id: number;
+        authorName?: string;
+        content?: string;
+        likeCount: number;
+        commentCount: number;
+      }>;
+    };
+    const story = page.items.find((i) => i.kind === 'story' && i.id === ids.story);
+    expect(story).toMatchObject({ authorName: 'Anonymous', content: ANONYMOUS_STORY, likeCount: 2 });
+    expect(page.items.some((i) => i.kind === 'artwork' && i.id === ids.artwork)).toBe(false);
+    // their comment goes, their like stays a count
+    const other = page.items.find((i) => i.kind === 'artwork' && i.id === ids.other);
+    expect(other).toMatchObject({ likeCount: 1, commentCount: 1 });
+    expect((await guest('GET', `/api/artworks/${ids.artwork}`)).status).toBe(404);
+    const comments = (await guest('GET', `/api/artworks/${ids.other}/comments`)).body;
+    expect(comments).toHaveLength(1);
+  });
+
+  it('gives the same read models when they are rebuilt from the log', async () => {
+    const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts/projections.ts'), 'check'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
+      encoding: 'utf8',
+    });
+    expect(check.stdout + check.stderr).toContain('equal');
+    expect(check.status).toBe(0);
+  });
+});
