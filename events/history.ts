@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { SELECT_CHAIN_EVENTS, toChainEvent, type ChainEventRow } from './export.ts';
+import { SELECT_CHAIN_EVENTS, toChainEvent, type ChainEvent, type ChainEventRow } from './export.ts';
+import { PERSONAL_FIELDS } from './personal.ts';
 
 /** What an auditor may filter the history by; every field is optional. */
 export interface HistoryFilter {
@@ -14,6 +15,29 @@ export interface HistoryFilter {
   until?: string;
   order: 'asc' | 'desc';
   limit: number;
+}
+
+/**
+ * History answers show what an export shows, less what could name or link a person (decision 050):
+ * an erased v1 event's inline names and words read as null, and no event shows the visitor id that
+ * events before issue 13 kept in their metadata. (An export keeps both: it must verify.)
+ */
+async function forAuditors(pool: pg.Pool, events: ChainEvent[]): Promise<ChainEvent[]> {
+  const fieldsOf = (type: string): readonly string[] => PERSONAL_FIELDS[type as keyof typeof PERSONAL_FIELDS] ?? [];
+  const inline = events.filter((e) => e.schemaVersion === 1 && fieldsOf(e.type).length > 0);
+  const { rows } = inline.length
+    ? await pool.query<{ stream_id: string }>(`SELECT stream_id FROM erased_streams WHERE stream_id = ANY($1)`, [
+        inline.map((e) => e.streamId),
+      ])
+    : { rows: [] };
+  const erased = new Set(rows.map((r) => r.stream_id));
+  return events.map((e) => {
+    const { visitorId: _linking, ...metadata } = e.metadata;
+    if (!erased.has(e.streamId) || e.schemaVersion !== 1) return { ...e, metadata };
+    const data = { ...(e.data as Record<string, unknown>) };
+    for (const field of fieldsOf(e.type)) if (field in data) data[field] = null;
+    return { ...e, data, metadata };
+  });
 }
 
 /** The sealed events in chain order (or its reverse), filtered, one page; `next` is the seq to go on from. */
@@ -38,7 +62,10 @@ export async function readHistory(pool: pg.Pool, q: HistoryFilter) {
       q.limit,
     ],
   );
-  return { events: rows.map(toChainEvent), next: rows.length === q.limit ? rows.at(-1)!.seq : null };
+  return {
+    events: await forAuditors(pool, rows.map(toChainEvent)),
+    next: rows.length === q.limit ? rows.at(-1)!.seq : null,
+  };
 }
 
 /** The chain's head and how many events wait to be sealed, without walking the chain. */
@@ -61,8 +88,12 @@ export async function itemHistory(pool: pg.Pool, stream: string, kind: string, i
      WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
     [stream, kind, String(id)],
   );
-  return rows.map((r) => {
-    const e = toChainEvent(r);
-    return { seq: e.seq, type: e.type, data: e.data, personal: e.personal, actor: e.actor, recordedAt: e.recordedAt };
-  });
+  return (await forAuditors(pool, rows.map(toChainEvent))).map((e) => ({
+    seq: e.seq,
+    type: e.type,
+    data: e.data,
+    personal: e.personal,
+    actor: e.actor,
+    recordedAt: e.recordedAt,
+  }));
 }

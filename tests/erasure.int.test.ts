@@ -5,6 +5,8 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { log } from '#api/observability/logger.ts';
+import { PersonalData } from '#api/personalData.ts';
+import { EventStore } from '#events/store.ts';
 import { jpegDataUrl } from './support/images.ts';
 import { client, startTestServer, type TestServer } from './support/server.ts';
 import { waitFor } from './support/wait.ts';
@@ -47,14 +49,14 @@ const cli = (args: string[]) => {
   return { code: run.status, out: run.stdout, err: run.stderr };
 };
 
-/** Every row of every table the app and its job queue keep, as text. */
-async function databaseText(): Promise<string> {
+/** Every row of every table the app and its job queue keep (but `except`), as text. */
+async function databaseText(except: string[] = []): Promise<string> {
   const { rows: tables } = await t.db.pool.query<{ name: string }>(
     `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
   );
   const parts: string[] = [];
-  for (const { name } of tables) {
+  for (const { name } of tables.filter((table) => !except.includes(table.name))) {
     const { rows } = await t.db.pool.query<{ r: string }>(`SELECT x::text AS r FROM ${name} x`);
     parts.push(`${name}:`, ...rows.map((r) => r.r));
   }
@@ -227,5 +229,110 @@ describe('erasing a person', () => {
     });
     expect(check.stdout + check.stderr).toContain('equal');
     expect(check.status).toBe(0);
+  });
+});
+
+describe('erasing a person known only from events written before (v1, values inline)', () => {
+  it('shows their words nowhere but the stored v1 rows and the export, and keeps their anonymous story', async () => {
+    const OLD = { name: 'Bartholomew Quince', title: 'Old Orchard Sketch', comment: 'Quince was here long ago' };
+    const visitorId = crypto.randomUUID();
+    const store = new EventStore(t.db.pool);
+    const emailRef = await new PersonalData(t.db.pool).recordEmail('bart.quince@example.com');
+    const meta = { role: 'guest' as const, visitorId, now: new Date().toISOString() };
+    const image = { key: 'artworks/900/original.jpg', contentType: 'image/jpeg', width: 8, height: 8, bytes: 10 };
+    const now = meta.now;
+    await store.append(
+      'artwork-900',
+      0,
+      [
+        {
+          type: 'ArtworkSubmitted',
+          schemaVersion: 1,
+          data: {
+            artworkId: 900,
+            title: OLD.title,
+            description: null,
+            tags: null,
+            artistName: OLD.name,
+            emailRef,
+            isFromCanvas: false,
+            image,
+            submittedAt: now,
+          },
+        },
+        { type: 'ArtworkApproved', data: { artworkId: 900, adminNotes: null, approvedAt: now } },
+      ],
+      meta,
+    );
+    const anonymous = 'An old anonymous memory of the office plant';
+    await store.append(
+      'story-900',
+      0,
+      [
+        {
+          type: 'StorySubmitted',
+          schemaVersion: 1,
+          data: {
+            storyId: 900,
+            title: null,
+            content: anonymous,
+            authorName: 'Anonymous',
+            emailRef: null,
+            isAnonymous: true,
+            submittedAt: now,
+          },
+        },
+        { type: 'StoryApproved', data: { storyId: 900, adminNotes: null, approvedAt: now } },
+      ],
+      meta,
+    );
+    await store.append(
+      'comment-900',
+      0,
+      [
+        {
+          type: 'CommentPosted',
+          schemaVersion: 1,
+          data: {
+            kind: 'artwork',
+            itemId: ids.other,
+            commentId: 900,
+            authorName: OLD.name,
+            content: OLD.comment,
+            postedAt: now,
+          },
+        },
+      ],
+      meta,
+    );
+    await caughtUp();
+    const seq = (await t.db.pool.query<{ s: number }>(`SELECT max(seq)::int AS s FROM event_chain`)).rows[0]!.s;
+    const guest = client(t.url, await t.login('guest'));
+    expect(JSON.stringify((await guest('GET', '/api/gallery')).body)).toContain(OLD.title);
+
+    const run = cli(['erase', '--email', 'BART.QUINCE@example.com']);
+    expect(run.out).toContain('erased 1 person(s)');
+    expect(run.code).toBe(0);
+    await caughtUp();
+
+    const old = (text: string) => Object.values(OLD).filter((v) => text.includes(v));
+    // only the stored v1 events keep the words: they are never rewritten (decision 050)
+    expect(old(await databaseText(['public.events']))).toEqual([]);
+    const auditor = client(t.url, await t.login('auditor'));
+    const answers = [
+      await auditor('GET', '/api/admin/events?limit=1000'),
+      await auditor('GET', '/api/admin/history/artworks/900'),
+      await auditor('GET', `/api/admin/history/artworks/${ids.other}`),
+      await auditor('GET', `/api/gallery?at=${seq}`),
+    ];
+    const text = answers.map((a) => JSON.stringify(a.body)).join('\n');
+    expect(old(text)).toEqual([]);
+    expect(text).not.toContain(visitorId);
+    const page = (await guest('GET', '/api/gallery')).body as {
+      items: Array<{ kind: string; id: number; authorName?: string }>;
+    };
+    expect(page.items.find((i) => i.kind === 'story' && i.id === 900)).toMatchObject({ authorName: 'Anonymous' });
+    expect(page.items.some((i) => i.kind === 'artwork' && i.id === 900)).toBe(false);
+    expect(cli(['verify']).code).toBe(0);
   });
 });
