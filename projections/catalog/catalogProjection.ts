@@ -3,6 +3,7 @@ import type { DomainEvent } from '#events/catalog.ts';
 import { resolvePersonal, type Personal } from '#events/personal.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import type { Projection } from '../projection.ts';
+import { runsOf } from './runs.ts';
 import { artworkStatements } from './statements/artworks.ts';
 import { engagementStatements } from './statements/engagement.ts';
 import { mediaStatements } from './statements/media.ts';
@@ -22,18 +23,10 @@ const statements: Partial<Record<DomainEvent['type'], Statement>> = {
   ...subjectStatements,
 } as Partial<Record<DomainEvent['type'], Statement>>;
 
-/** Splits a batch into runs of one event type, in order. */
-function runsOf(events: readonly RecordedEvent[]): RecordedEvent[][] {
-  const runs: RecordedEvent[][] = [];
-  for (const e of events) {
-    const last = runs.at(-1);
-    if (last && last[0]!.type === e.type) last.push(e);
-    else runs.push([e]);
-  }
-  return runs;
-}
-
-/** One statement per run: a batch of hundreds costs a few round trips, which keeps the catalog close behind the log. */
+/**
+ * One statement per run (runs.ts gathers a type across items): a batch of thousands costs a few round
+ * trips, which keeps the catalog close behind the log and a rebuild fast (decision 027).
+ */
 async function applyRun(run: RecordedEvent[], db: pg.PoolClient, personalOf: (e: RecordedEvent) => Personal) {
   const statement = statements[run[0]!.type]!;
   let rows = run.map((e) => statement.row(e, personalOf(e))).filter((r): r is Row => r !== null);

@@ -29,14 +29,12 @@ function mixedLog(length: number): Array<DomainEvent | LegacyEvent> {
     }),
     () => ({ type: 'ArtworkArchived', data: { artworkId: artworkId(), archivedAt: at } }),
     () => ({ type: 'ArtworkUnarchived', data: { artworkId: artworkId(), unarchivedAt: at } }),
-    () => ({ type: 'ArtworkDeleted', data: { artworkId: artworkId(), deletedAt: at } }),
     () => ({ type: 'ArtworkRenditionsMade', data: { artworkId: artworkId(), display: image, thumbnail: image } }),
     () => ({ type: 'ItemLiked', data: target() }),
     () => ({ type: 'ItemLiked', data: target() }),
     () => ({ type: 'ItemLiked', data: target() }),
     () => ({ type: 'ItemUnliked', data: target() }),
     () => ({ type: 'ItemViewed', data: target() }),
-    () => ({ type: 'CommentRemoved', data: { kind: 'artwork', itemId: artworkId(), commentId: 1, removedAt: at } }),
     () => ({
       type: 'ReactionsCounted',
       data: { kind: 'artwork', itemId: artworkId(), counts: { '❤️': 1 + random(3), '👏': 1 } },
@@ -62,11 +60,35 @@ function mixedLog(length: number): Array<DomainEvent | LegacyEvent> {
     () => ({ type: 'MuralLocked', data: { lockedAt: at } }),
     () => ({ type: 'MuralUnlocked', data: { unlockedAt: at } }),
   ];
-  const log: Array<DomainEvent | LegacyEvent> = Array.from({ length: length - 12 }, () =>
+  const log: Array<DomainEvent | LegacyEvent> = Array.from({ length: length - 12 - 4 - 60 }, () =>
     makers[random(makers.length)]!(),
   );
   // each artwork is submitted once, somewhere in the log: what comes before its submission is dropped
   for (let id = 1; id <= 12; id++) log.splice(random(log.length), 0, submitted(id));
+  // and a third of them deleted, somewhere: what comes after is dropped
+  for (let id = 1; id <= 12; id += 3)
+    log.splice(random(log.length), 0, { type: 'ArtworkDeleted', data: { artworkId: id, deletedAt: at } });
+  // 40 comments, each posted once, on an item of its own; 20 removals naming the comment's item
+  const itemOf = Array.from({ length: 41 }, () => artworkId());
+  for (let commentId = 1; commentId <= 40; commentId++) {
+    log.splice(random(log.length), 0, {
+      type: 'CommentPosted',
+      schemaVersion: 1,
+      data: {
+        kind: 'artwork',
+        itemId: itemOf[commentId]!,
+        commentId,
+        authorName: 'Guest',
+        content: `hi ${commentId}`,
+        postedAt: at,
+      },
+    });
+  }
+  for (let i = 0; i < 20; i++) {
+    const commentId = 1 + random(40);
+    const data = { kind: 'artwork' as const, itemId: itemOf[commentId]!, commentId, removedAt: at };
+    log.splice(random(log.length), 0, { type: 'CommentRemoved', data });
+  }
   return log;
 }
 
@@ -107,13 +129,14 @@ describe('the catalog folds a batch as it folds its events one at a time', () =>
     await foldInto('one_batch', [events]);
     const batches = Array.from({ length: Math.ceil(events.length / 97) }, (_, i) => events.slice(i * 97, i * 97 + 97));
     await foldInto('batches', batches);
-    const { rows: sizes } = await db.pool.query<{ items: number; likes: number; strokes: number }>(
+    const { rows: sizes } = await db.pool.query<{ items: number; likes: number; comments: number; strokes: number }>(
       `SELECT (SELECT count(*) FROM one_by_one.catalog_items)::int AS items,
          (SELECT count(*) FROM one_by_one.catalog_likes)::int AS likes,
+         (SELECT count(*) FROM one_by_one.catalog_comments)::int AS comments,
          (SELECT count(*) FROM one_by_one.catalog_mural_strokes)::int AS strokes`,
     );
     // the log leaves something in each table to compare
-    expect(Math.min(sizes[0]!.items, sizes[0]!.likes, sizes[0]!.strokes)).toBeGreaterThan(0);
+    expect(Math.min(...Object.values(sizes[0]!))).toBeGreaterThan(0);
     for (const other of ['one_batch', 'batches']) {
       for (const t of catalogProjection.tables) {
         const { rows } = await db.pool.query(
