@@ -56,10 +56,11 @@ export const engagementStatements: Statements<EngagementType> = {
             SELECT r.comment_id, r.kind, r.id, r.author_name, r.content, r.created_at, r.at FROM r
             WHERE NOT r.erased AND EXISTS (SELECT 1 FROM catalog_items c WHERE c.kind = r.kind AND c.id = r.id)
             RETURNING kind, item_id)
-          UPDATE catalog_items c SET
-            comment_count = c.comment_count + (SELECT count(*) FROM changed n WHERE n.kind = c.kind AND n.item_id = c.id),
+          UPDATE catalog_items c SET comment_count = c.comment_count + coalesce(n.n, 0),
             last_position = greatest(c.last_position, t.at)
           FROM (SELECT kind, id, max(at) AS at FROM r GROUP BY kind, id) t
+            LEFT JOIN (SELECT kind, item_id, count(*) AS n FROM changed GROUP BY kind, item_id) n
+              ON n.kind = t.kind AND n.item_id = t.id
           WHERE c.kind = t.kind AND c.id = t.id`,
     row: ({ data: d, position }, { erased, text }) => ({
       comment_id: d.commentId,
