@@ -50,13 +50,23 @@ async function follower(): Promise<Socket> {
   return socket;
 }
 
-const next = <T>(socket: Socket, event: string, timeoutMs = 3000) =>
+/**
+ * The first `event` on the socket that `matches`. A write's answer can come back before the live
+ * message of the write just before it, so a test waits for the message it expects, not the next one.
+ */
+const next = <T>(socket: Socket, event: string, matches: (payload: T) => boolean = () => true, timeoutMs = 3000) =>
   new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
-    socket.once(event, (payload: T) => {
+    const timer = setTimeout(() => {
+      socket.off(event, listener);
+      reject(new Error(`no matching ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (payload: T) => {
+      if (!matches(payload)) return;
       clearTimeout(timer);
+      socket.off(event, listener);
       resolve(payload);
-    });
+    };
+    socket.on(event, listener);
   });
 
 async function showEvents() {
@@ -109,7 +119,7 @@ describe('the show (CONTRACT §7)', () => {
     expect(await started).toMatchObject({ state: 'running', current: deck[0], index: 0, total: 3 });
     expect((await act({ action: 'start' })).status).toBe(409);
 
-    const moved = next<Record<string, unknown>>(b, 'show:changed');
+    const moved = next<Record<string, unknown>>(b, 'show:changed', (p) => p.index === 1);
     expect((await act({ action: 'next' })).body).toMatchObject({ current: deck[1], index: 1 });
     expect(await moved).toMatchObject({ current: deck[1], index: 1, state: 'running' });
     // a follower that joins now reads where the show stands, with the position to follow on from
@@ -150,7 +160,7 @@ describe('the show (CONTRACT §7)', () => {
       upNext: [{ kind: 'story', id: late1 }],
     });
 
-    const stopped = next<Record<string, unknown>>(b, 'show:changed');
+    const stopped = next<Record<string, unknown>>(b, 'show:changed', (p) => p.state === 'idle');
     expect((await act({ action: 'stop' })).body).toMatchObject({ state: 'idle', current: null });
     expect(await stopped).toMatchObject({ state: 'idle', current: null });
     expect((await act({ action: 'next' })).status).toBe(409);
@@ -228,7 +238,11 @@ describe('the mural on the show (decision 046)', () => {
   it('is put up after the current item, live to followers, and next moves on to what was next', async () => {
     const socket = await follower();
     const start = (await act({ action: 'start' })).body;
-    const changed = next<Record<string, unknown>>(socket, 'show:changed');
+    const changed = next<{ current: { kind: string } | null }>(
+      socket,
+      'show:changed',
+      (p) => p.current?.kind === 'mural',
+    );
     expect(await act({ action: 'goto', kind: 'mural' })).toMatchObject({
       status: 200,
       body: { state: 'running', current: mural, index: 1, total: start.total + 1, upNext: start.upNext },
