@@ -27,6 +27,23 @@ export const kindOf = (field: PersonalField) => field.replace(/[A-Z]/g, (c) => `
 /** What a v1 event held inline, kept on the event as read (never written at v2). */
 export const Inline = z.record(z.string(), z.string().nullable()).optional();
 
+/** An artwork's or a media item's words and maker as v1 held them, inline. */
+export const WORK_WORDS_V1 = {
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  tags: z.string().nullable(),
+  artistName: z.string(),
+};
+
+/** The same as v2 holds them: refs to personal_data rows (and, read from v1, the values under `inline`). */
+export const WORK_WORD_REFS = {
+  titleRef: PersonalRef.nullable(),
+  descriptionRef: PersonalRef.nullable(),
+  tagsRef: PersonalRef.nullable(),
+  artistNameRef: PersonalRef.nullable(),
+  inline: Inline,
+};
+
 /** The upcaster from v1 (values inline) to v2 (refs): the values move under `inline`, the refs are null. */
 export function inlineToRefs(fields: readonly PersonalField[]) {
   return (data: Record<string, unknown>): Record<string, unknown> => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
+import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1 } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const artworkStream = (id: number) => `artwork-${id}`;
@@ -25,10 +25,7 @@ const submittedFields = {
 /** v1: the words and the artist's name inline in the log (before decision 050). */
 export const ArtworkSubmittedV1 = z.object({
   ...submittedFields,
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  tags: z.string().nullable(),
-  artistName: z.string(),
+  ...WORK_WORDS_V1,
 });
 
 /** v2: the words and the artist's name are personal data, erasable; the event holds their refs. */
@@ -36,11 +33,7 @@ export const ArtworkSubmitted = defineEvent(
   'ArtworkSubmitted',
   z.object({
     ...submittedFields,
-    titleRef: PersonalRef.nullable(),
-    descriptionRef: PersonalRef.nullable(),
-    tagsRef: PersonalRef.nullable(),
-    artistNameRef: PersonalRef.nullable(),
-    inline: Inline,
+    ...WORK_WORD_REFS,
   }),
   {
     version: 2,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
-import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
+import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1 } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const mediaStream = (id: number) => `media-${id}`;
@@ -25,21 +25,14 @@ const submittedFields = {
 /** v1: the words and the artist's name inline in the log (before decision 050). */
 export const MediaSubmittedV1 = z.object({
   ...submittedFields,
-  title: z.string().nullable(),
-  description: z.string().nullable(),
-  tags: z.string().nullable(),
-  artistName: z.string(),
+  ...WORK_WORDS_V1,
 });
 /** v2: the words and the artist's name are personal data, erasable; the event holds their refs. */
 export const MediaSubmitted = defineEvent(
   'MediaSubmitted',
   z.object({
     ...submittedFields,
-    titleRef: PersonalRef.nullable(),
-    descriptionRef: PersonalRef.nullable(),
-    tagsRef: PersonalRef.nullable(),
-    artistNameRef: PersonalRef.nullable(),
-    inline: Inline,
+    ...WORK_WORD_REFS,
   }),
   { version: 2, upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.MediaSubmitted) }, legacy: { 1: MediaSubmittedV1 } },
 );
