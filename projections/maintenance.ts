@@ -5,19 +5,31 @@ import type { EventStore } from '#events/store.ts';
 import type { Projection } from './projection.ts';
 import { decodeFor, lockCheckpoint } from './runner.ts';
 
-const REPLAY_BATCH = 2000;
+const REPLAY_BATCH = 5000;
 
-/** Folds sealed events after `fromSeq` up to `uptoSeq` into the tables on the search path. */
+/**
+ * Folds sealed events after `fromSeq` up to `uptoSeq` into the tables on the search path. Each page
+ * is read on another of the pool's connections while the one before it folds: sealed events never
+ * change, so any connection reads the same pages (decision 027).
+ */
 async function replay(store: EventStore, projection: Projection, db: pg.PoolClient, fromSeq: number, uptoSeq: number) {
+  const page = (after: number) => {
+    const events = store.readSealed(after, REPLAY_BATCH, store.pool, uptoSeq);
+    // a page read ahead and never awaited (the fold before it failed) is no unhandled rejection
+    events.catch(() => {});
+    return events;
+  };
   let seq = fromSeq;
-  while (seq < uptoSeq) {
-    const events = await store.readSealed(seq, REPLAY_BATCH, db, uptoSeq);
+  let next = seq < uptoSeq ? page(seq) : undefined;
+  while (next) {
+    const events = await next;
     if (events.length === 0) break;
+    seq = events.at(-1)!.seq!;
+    next = seq < uptoSeq ? page(seq) : undefined;
     const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
       projection.canHandle.includes(e.type),
     );
     if (relevant.length) await projection.apply(relevant, db);
-    seq = events.at(-1)!.seq!;
   }
   return seq;
 }
