@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { handleCommand } from '#events/handle.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { PERSONAL_FIELDS } from '#events/personal.ts';
@@ -80,4 +81,20 @@ export async function erasePerson(store: EventStore, person: Person, metadata: E
     }
     return { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0 };
   });
+}
+
+/**
+ * Blanks a deleted item's names and words and those of the comments posted on it, in the delete's
+ * transaction (decision 050's addendum): history and export show them as erased. The email row stays,
+ * for a later erasure by email to find; the delete event says what was deleted, when and by whom.
+ */
+export async function blankDeletedItem(tx: pg.PoolClient, kind: string, id: number, stream: string): Promise<number> {
+  const { rowCount } = await tx.query(
+    `UPDATE personal_data SET value = NULL, erased_at = now()
+     WHERE erased_at IS NULL AND kind <> 'email' AND (stream_id = $1 OR stream_id IN (
+       SELECT stream_id FROM events
+       WHERE type = 'CommentPosted' AND data->>'kind' = $2 AND (data->>'itemId')::bigint = $3))`,
+    [stream, kind, id],
+  );
+  return rowCount ?? 0;
 }

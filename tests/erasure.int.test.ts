@@ -8,7 +8,7 @@ import { log } from '#api/observability/logger.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { EventStore } from '#events/store.ts';
 import { jpegDataUrl } from './support/images.ts';
-import { client, startTestServer, type TestServer } from './support/server.ts';
+import { ADMIN_KEY, client, startTestServer, type TestServer } from './support/server.ts';
 import { waitFor } from './support/wait.ts';
 
 /**
@@ -334,5 +334,97 @@ describe('erasing a person known only from events written before (v1, values inl
     expect(page.items.find((i) => i.kind === 'story' && i.id === 900)).toMatchObject({ authorName: 'Anonymous' });
     expect(page.items.some((i) => i.kind === 'artwork' && i.id === 900)).toBe(false);
     expect(cli(['verify']).code).toBe(0);
+  });
+});
+
+describe('deleting an item', () => {
+  const GONE = {
+    name: 'Wilhelmina Thistlewood',
+    title: 'Obsidian Herons At Vespers',
+    description: 'Sketched on the last train home past the reservoir',
+    tags: 'heron-vespers',
+    story: 'The week the kettle learned to whistle in three keys',
+    commenter: 'Peregrine Ashdown',
+    comment: 'Those herons look like they are queuing for the lift',
+  };
+  const gone = (text: string) => Object.values(GONE).filter((v) => text.toLowerCase().includes(v.toLowerCase()));
+
+  it('blanks its names and words and its comments’, keeps the email, and the history still says what was deleted', async () => {
+    const admin = client(t.url, await t.login('admin'));
+    const writer = client(t.url, await t.login('guest'));
+    const commenter = client(t.url, await t.login('guest'));
+    const artwork = await writer('POST', '/api/artworks', {
+      title: GONE.title,
+      description: GONE.description,
+      tags: GONE.tags,
+      artistName: GONE.name,
+      email: 'wilhelmina@example.com',
+      imageData: await jpegDataUrl(64, 48, '#2a9d8f'),
+      isFromCanvas: 'false',
+    });
+    const story = await writer('POST', '/api/stories', {
+      title: null,
+      content: GONE.story,
+      authorName: GONE.name,
+      email: 'wilhelmina@example.com',
+      isAnonymous: false,
+    });
+    const id = { artwork: artwork.body.id as number, story: story.body.id as number };
+    expect((await admin('PATCH', `/api/admin/artworks/${id.artwork}`, { status: 'approved' })).status).toBe(200);
+    expect((await admin('PATCH', `/api/admin/stories/${id.story}`, { status: 'approved' })).status).toBe(200);
+    const posted = await commenter('POST', `/api/artworks/${id.artwork}/comments`, {
+      authorName: GONE.commenter,
+      content: GONE.comment,
+    });
+    expect(posted.status).toBe(201);
+    await waitFor(async () => {
+      const { rows } = await t.db.pool.query(
+        `SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade' AND stream_id = $1`,
+        [`artwork-${id.artwork}`],
+      );
+      return rows.length === 1;
+    }, 60_000);
+    await caughtUp();
+    expect(gone(await databaseText())).toEqual(Object.values(GONE));
+
+    for (const [path, itemId] of [
+      ['artworks', id.artwork],
+      ['stories', id.story],
+    ] as const) {
+      const deleted = await admin('DELETE', `/api/${path}/${itemId}`, undefined, { authorization: ADMIN_KEY });
+      expect(deleted.status).toBe(200);
+    }
+    await caughtUp();
+
+    // the stored events stay as they were: they hold refs, never the words
+    expect(gone(await databaseText())).toEqual([]);
+    const { rows: kept } = await t.db.pool.query<{ value: string }>(
+      `SELECT value FROM personal_data WHERE kind = 'email' AND stream_id = $1`,
+      [`artwork-${id.artwork}`],
+    );
+    expect(kept).toEqual([{ value: 'wilhelmina@example.com' }]);
+    const exported = cli(['export']);
+    expect(exported.code).toBe(0);
+    expect(gone(exported.out)).toEqual([]);
+    const auditor = client(t.url, await t.login('auditor'));
+    const history = await auditor('GET', `/api/admin/history/artworks/${id.artwork}`);
+    expect(history.status).toBe(200);
+    expect(gone(JSON.stringify(history.body))).toEqual([]);
+    const events = history.body.events as Array<{ type: string; personal?: Record<string, string | null> }>;
+    expect(events.find((e) => e.type === 'ArtworkSubmitted')?.personal).toEqual({
+      titleRef: null,
+      descriptionRef: null,
+      tagsRef: null,
+      artistNameRef: null,
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'ArtworkDeleted', actor: { role: 'admin' } });
+    expect(cli(['verify']).code).toBe(0);
+    const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts/projections.ts'), 'check'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
+      encoding: 'utf8',
+    });
+    expect(check.stdout + check.stderr).toContain('equal');
+    expect(check.status).toBe(0);
   });
 });

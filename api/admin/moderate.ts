@@ -1,7 +1,7 @@
 import { artworkStream } from '#events/artworks/artwork.ts';
 import type { DomainEvent } from '#events/catalog.ts';
 import { artworkDecider } from '#events/artworks/decide.ts';
-import { DomainError } from '#events/errors.ts';
+import { DomainError, StaleVersion } from '#events/errors.ts';
 import { handleCommand } from '#events/handle.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import type { EventMetadata } from '#events/metadata.ts';
@@ -9,6 +9,7 @@ import { storyDecider, storyStream } from '#events/stories/story.ts';
 import type { Kind } from '#projections/catalog/items.ts';
 import type { ReviewData } from '#events/review.ts';
 import type { EventStore } from '#events/store.ts';
+import { blankDeletedItem } from '../erasure.ts';
 
 export type Moderation = ({ type: 'review' } & ReviewData) | { type: 'archive' | 'unarchive' | 'delete' };
 
@@ -29,7 +30,22 @@ export async function moderate(
     stream: string,
     decider: Parameters<typeof handleCommand<S, E, C>>[2],
     command: C,
-  ) => (await handleCommand(store, stream, decider, command, metadata)).lastPosition;
+  ) => {
+    if (action.type !== 'delete') return (await handleCommand(store, stream, decider, command, metadata)).lastPosition;
+    // a deleted item keeps no names or words: blanked with the event, or not at all (decision 050)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await store.transaction(async (tx) => {
+          const { lastPosition } = await handleCommand(store, stream, decider, command, metadata, { tx });
+          await blankDeletedItem(tx, kind, id, stream);
+          return lastPosition;
+        });
+      } catch (error) {
+        // a job (renditions, transcode) appended to the item meanwhile: decide again on fresh state
+        if (!(error instanceof StaleVersion) || attempt >= 3) throw error;
+      }
+    }
+  };
 
   switch (kind) {
     case 'artwork':

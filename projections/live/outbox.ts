@@ -7,6 +7,8 @@ export const LIVE_CHANNEL = 'tribute_live';
 /** How far back (in log positions) the outbox keeps messages for reconnecting clients. */
 export const LIVE_RETENTION = 5000;
 const PRUNE_EVERY = 500;
+/** The events after which the outbox keeps nothing from before: they take names and words away. */
+const FORGETTING = new Set(['SubjectErased', 'ArtworkDeleted', 'StoryDeleted', 'MediaDeleted']);
 
 /**
  * Writes a catalog batch's live messages into the outbox, inside the batch's transaction (run as the
@@ -21,9 +23,9 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
   const unplaced = await messagesFor(db, events);
-  // an erasure takes the person's words out of the catch-up buffer too (decision 050): everything
-  // before it is pruned, and a client that was away since then refetches
-  const erasure = events.findLast((e) => e.type === 'SubjectErased')?.seq ?? null;
+  // an erasure takes the person's words out of the catch-up buffer too, as a delete takes the item's
+  // (decision 050): everything before it is pruned, and a client that was away since then refetches
+  const erasure = events.findLast((e) => FORGETTING.has(e.type))?.seq ?? null;
   if (unplaced.length === 0) {
     if (erasure !== null) {
       await db.query(
