@@ -4,6 +4,9 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { PERSONAL_FIELDS } from '#events/personal.ts';
 import type { EventStore } from '#events/store.ts';
 import { subjectDecider, subjectStream } from '#events/subjects/subject.ts';
+import type { Kind } from '#projections/catalog/items.ts';
+import { removeItemFiles, type ItemFiles } from './kinds.ts';
+import type { BlobStore } from './storage/index.ts';
 
 /** A person, found by an email they gave or by their browser's visitor id. */
 export type Person = { email: string } | { visitorId: string };
@@ -15,6 +18,8 @@ export interface Erasure {
   streams: number;
   /** personal_data values blanked */
   values: number;
+  /** the named items that left the gallery, whose files were removed */
+  items: number;
 }
 
 const HOLDING = Object.keys(PERSONAL_FIELDS);
@@ -24,9 +29,22 @@ const HOLDING = Object.keys(PERSONAL_FIELDS);
  * emails) is blanked, the streams of their named work and comments are recorded as erased, and one
  * SubjectErased per subject is appended, all in one transaction. Their anonymous stories belong to no
  * subject and stay, unlinked. Events written before decision 050 (v1) are found by the email's ref
- * and the visitor id their metadata kept; their inline values are never shown again.
+ * and the visitor id their metadata kept; their inline values are never shown again. Once committed,
+ * the files of the named items that left the gallery are removed from the blob store.
  */
-export async function erasePerson(store: EventStore, person: Person, metadata: EventMetadata): Promise<Erasure> {
+export async function erasePerson(
+  store: EventStore,
+  blobs: BlobStore,
+  person: Person,
+  metadata: EventMetadata,
+): Promise<Erasure> {
+  const { erasure, items } = await eraseInLog(store, person, metadata);
+  // their named items' images and media files go once the erasure is committed, as a delete's do
+  await removeItemFiles(blobs, items);
+  return { ...erasure, items: items.length };
+}
+
+async function eraseInLog(store: EventStore, person: Person, metadata: EventMetadata) {
   const email = 'email' in person ? person.email.toLowerCase() : null;
   const visitorId = 'visitorId' in person ? person.visitorId : null;
   return store.transaction(async (tx) => {
@@ -79,7 +97,16 @@ export async function erasePerson(store: EventStore, person: Person, metadata: E
       const command = { type: 'EraseSubject', subjectId, now: metadata.now } as const;
       await handleCommand(store, subjectStream(subjectId), subjectDecider, command, metadata, { tx });
     }
-    return { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0 };
+    const { rows: items } = await tx.query<{ kind: Kind; id: number; upload_key: string | null }>(
+      `SELECT m[1] AS kind, m[2]::bigint AS id, (
+         SELECT data->'file'->>'key' FROM events
+         WHERE stream_id = s.stream_id AND type = 'MediaSubmitted' ORDER BY position LIMIT 1) AS upload_key
+       FROM erased_streams s, regexp_match(s.stream_id, '^(artwork|story|media)-(\\d+)$') m
+       WHERE s.subject_id = ANY($1::bigint[]) AND m IS NOT NULL ORDER BY s.stream_id`,
+      [subjects],
+    );
+    const files: ItemFiles[] = items.map((r) => ({ kind: r.kind, id: Number(r.id), uploadKey: r.upload_key }));
+    return { erasure: { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0 }, items: files };
   });
 }
 

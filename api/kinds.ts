@@ -2,6 +2,7 @@ import { artworkStream } from '#events/artworks/artwork.ts';
 import { mediaStream } from '#events/media/media.ts';
 import { storyStream } from '#events/stories/story.ts';
 import type { Kind } from '#projections/catalog/items.ts';
+import type { BlobStore } from './storage/index.ts';
 
 /** The three kinds of submission, as URLs and messages name them. */
 export const KINDS: Record<
@@ -13,3 +14,23 @@ export const KINDS: Record<
   media: { path: 'media', label: 'Media', stream: mediaStream, blobPrefix: (id) => `media/${id}/` },
 };
 export const KIND_NAMES = Object.keys(KINDS) as Kind[];
+
+/** An item whose files go: a media item's upload lies outside its prefix (`uploads/…`). */
+export interface ItemFiles {
+  kind: Kind;
+  id: number;
+  uploadKey?: string | null;
+}
+
+/**
+ * Removes items' files from the blob store: everything under each one's prefix (an artwork's original
+ * and renditions, a media item's transcode and poster) and a media item's upload. Runs after the
+ * event is committed: a failure leaves files nobody can reach, never a dangling item.
+ */
+export async function removeItemFiles(blobs: BlobStore, items: readonly ItemFiles[]): Promise<void> {
+  const removals = items.flatMap(({ kind, id, uploadKey }) => [
+    blobs.deletePrefix(KINDS[kind].blobPrefix(id)),
+    ...(uploadKey ? [blobs.delete(uploadKey)] : []),
+  ]);
+  await Promise.all(removals).catch((e) => console.error('blob cleanup:', e));
+}

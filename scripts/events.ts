@@ -124,12 +124,14 @@ async function main([command, ...args]: string[]): Promise<number> {
         if (email || visitorId) {
           const now = new Date().toISOString();
           const person = email ? { email } : { visitorId: visitorId! };
-          const erased = await erasePerson(store, person, { role: 'system', now });
+          const blobs = await createBlobStore(loadConfig());
+          const erased = await erasePerson(store, blobs, person, { role: 'system', now });
           // a running server hears of it at once and its read models follow; a stopped one at start
           await store.pool.query(`SELECT pg_notify($1, '')`, [WAKE_CHANNEL]);
           console.log(
             `erased ${erased.subjects} person(s): ${erased.values} stored value(s) blanked, ` +
-              `${erased.streams} item(s) and comment(s) taken out; the log is unchanged`,
+              `${erased.streams} item(s) and comment(s) taken out, the files of ${erased.items} item(s) removed; ` +
+              'the log is unchanged',
           );
           return 0;
         }

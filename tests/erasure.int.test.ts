@@ -8,6 +8,7 @@ import { log } from '#api/observability/logger.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { EventStore } from '#events/store.ts';
 import { jpegDataUrl } from './support/images.ts';
+import { makeTestMedia, removeTestMedia } from './support/media.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from './support/server.ts';
 import { waitFor } from './support/wait.ts';
 
@@ -37,8 +38,15 @@ const originalLevel = log.level;
 
 let t: TestServer;
 let dir: string;
-const ids = { artwork: 0, story: 0, other: 0 };
+const ids = { artwork: 0, story: 0, other: 0, media: 0 };
+let uploadKey = '';
 let beforeErasureSeq = 0;
+/** The files the blob store (local, under DATA_DIR) keeps under a key prefix. */
+const filesUnder = (prefix: string) => {
+  const dir = path.join(t.dataDir, 'blobs', prefix);
+  return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String) : [];
+};
+let filesBefore = { artwork: [''], media: [''], upload: [''], other: [''] };
 
 const cli = (args: string[]) => {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/events.ts'), ...args], {
@@ -89,7 +97,8 @@ beforeAll(async () => {
   t = await startTestServer();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erasure-'));
   const admin = client(t.url, await t.login('admin'));
-  const person = client(t.url, await t.login('guest'));
+  const personToken = await t.login('guest');
+  const person = client(t.url, personToken);
   const someoneElse = client(t.url, await t.login('guest'));
 
   const other = await someoneElse('POST', '/api/artworks', {
@@ -110,6 +119,29 @@ beforeAll(async () => {
     isFromCanvas: 'false',
   });
   ids.artwork = artwork.body.id;
+  // a named video too: its upload lies under uploads/, its poster and remux under media/{id}/
+  const video = (await makeTestMedia()).mp4;
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(video)], { type: 'video/mp4' }), 'clip.mp4');
+  const uploaded = await fetch(`${t.url}/api/upload-direct`, {
+    method: 'POST',
+    headers: { 'x-session-token': personToken },
+    body: form,
+  });
+  expect(uploaded.status).toBe(201);
+  const uploadPath = ((await uploaded.json()) as { path: string }).path;
+  uploadKey = uploadPath.replace(/^\/objects\//, '');
+  const media = await person('POST', '/api/media', {
+    title: PERSON.title,
+    artistName: PERSON.name,
+    email: PERSON.email,
+    mediaType: 'video',
+    mediaData: uploadPath,
+    mimeType: 'video/mp4',
+    status: 'pending',
+  });
+  expect(media.status).toBe(201);
+  ids.media = media.body.id;
   const story = await person('POST', '/api/stories', {
     title: null,
     content: ANONYMOUS_STORY,
@@ -142,7 +174,17 @@ beforeAll(async () => {
     const { rows } = await t.db.pool.query(`SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade'`);
     return rows.length === 2;
   }, 60_000);
+  await waitFor(async () => {
+    const { rows } = await t.db.pool.query(`SELECT 1 FROM events WHERE type = 'MediaProcessed'`);
+    return rows.length === 1;
+  }, 60_000);
   await caughtUp();
+  filesBefore = {
+    artwork: filesUnder(`artworks/${ids.artwork}`),
+    media: filesUnder(`media/${ids.media}`),
+    upload: filesUnder(path.dirname(uploadKey)),
+    other: filesUnder(`artworks/${ids.other}`),
+  };
   beforeErasureSeq = (await t.db.pool.query<{ s: number }>(`SELECT max(seq)::int AS s FROM event_chain`)).rows[0]!.s;
   // what the person wrote is shown until they are erased
   const page = (await person('GET', '/api/gallery')).body;
@@ -150,7 +192,7 @@ beforeAll(async () => {
 
   const erased = await admin('POST', '/api/admin/erase', { email: PERSON.email.toUpperCase() });
   expect(erased.status).toBe(200);
-  expect(erased.body).toMatchObject({ kind: 'email', subjects: 1, items: 3 });
+  expect(erased.body).toMatchObject({ kind: 'email', subjects: 1, items: 4 });
   await caughtUp();
 }, 180_000);
 
@@ -158,6 +200,7 @@ afterAll(async () => {
   (log as unknown as Record<symbol, unknown>)[streamSym as unknown as symbol] = originalStream;
   log.level = originalLevel;
   await t?.close();
+  await removeTestMedia();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -219,6 +262,18 @@ describe('erasing a person', () => {
     expect((await guest('GET', `/api/artworks/${ids.artwork}`)).status).toBe(404);
     const comments = (await guest('GET', `/api/artworks/${ids.other}/comments`)).body;
     expect(comments).toHaveLength(1);
+  });
+
+  it('removes the files of their named items from the blob store, and keeps the others’', async () => {
+    expect(filesBefore.artwork).toEqual(expect.arrayContaining(['original.jpg']));
+    expect(filesBefore.artwork.length).toBeGreaterThanOrEqual(3);
+    expect(filesBefore.media.length).toBeGreaterThanOrEqual(1);
+    expect(filesBefore.upload.length).toBeGreaterThanOrEqual(1);
+    expect(filesUnder(`artworks/${ids.artwork}`)).toEqual([]);
+    expect(filesUnder(`media/${ids.media}`)).toEqual([]);
+    expect(filesUnder(path.dirname(uploadKey))).toEqual([]);
+    expect(filesUnder(`artworks/${ids.other}`)).toEqual(filesBefore.other);
+    expect(filesBefore.other.length).toBeGreaterThanOrEqual(3);
   });
 
   it('gives the same read models when they are rebuilt from the log', async () => {

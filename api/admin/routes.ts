@@ -8,7 +8,7 @@ import { requireAdminKey } from '../auth/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
-import { KIND_NAMES, KINDS } from '../kinds.ts';
+import { KIND_NAMES, KINDS, removeItemFiles } from '../kinds.ts';
 import { moderate, type Moderation } from './moderate.ts';
 
 const adminNotes = z
@@ -64,10 +64,7 @@ export function adminRoutes(deps: Deps) {
     const position = await moderate(deps.store, kind, id, action, metadata);
     await readYourWrites(deps, res, position);
     if (action.type === 'delete') {
-      // the files go after the event: a failure here leaves files nobody can reach, never a dangling item
-      const removals = [deps.blobs.deletePrefix(KINDS[kind].blobPrefix(id))];
-      if (before?.media) removals.push(deps.blobs.delete(before.media.file.key));
-      await Promise.all(removals).catch((e) => console.error('blob cleanup:', e));
+      await removeItemFiles(deps.blobs, [{ kind, id, uploadKey: before?.media?.file.key }]);
       res.json({ success: true, message: `${KINDS[kind].label} deleted` });
       return;
     }

@@ -93,7 +93,7 @@ export function historyRoutes(deps: Deps) {
   router.post('/admin/erase', requireRole('admin'), async (req, res) => {
     const { email, address, name } = parseInput(Erase, req.body);
     if (email) {
-      const erasure = await erasePerson(deps.store, { email }, await metadataFor(req, deps.personal));
+      const erasure = await erasePerson(deps.store, deps.blobs, { email }, await metadataFor(req, deps.personal));
       res.json({ erased: erasure.values, kind: 'email', subjects: erasure.subjects, items: erasure.streams });
       return;
     }
