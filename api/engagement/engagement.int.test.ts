@@ -1,6 +1,9 @@
+import { hash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventStore } from '#events/store.ts';
 import { jpegDataUrl } from '../../tests/support/images.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let guest: ReturnType<typeof client>;
@@ -121,5 +124,75 @@ describe('LIKE_IDENTITY=ip', () => {
     } finally {
       await byIp.close();
     }
+  });
+});
+
+describe('like and view streams (decision 050)', () => {
+  const approvedArtwork = async () => {
+    const created = await guest('POST', '/api/artworks', {
+      imageData: await jpegDataUrl(),
+      artistName: 'Sam Painter',
+      email: 'sam@example.com',
+    });
+    await admin('PATCH', `/api/admin/artworks/${created.body.id}`, { status: 'approved' });
+    return created.body.id as number;
+  };
+
+  it('name a per-item pseudonym, never the visitor id, and one visitor’s two items do not link', async () => {
+    const token = await t.login('guest');
+    const visitor = client(t.url, token);
+    const { rows } = await t.db.pool.query<{ id: string }>(
+      `SELECT visitor_id::text AS id FROM sessions WHERE token_hash = $1`,
+      [hash('sha256', token, 'hex')],
+    );
+    const visitorId = rows[0]!.id;
+    const ids = [await approvedArtwork(), await approvedArtwork()];
+    for (const id of ids) {
+      expect((await visitor('POST', `/api/artworks/${id}/likes`)).body).toMatchObject({ count: 1 });
+      expect((await visitor('POST', `/api/artworks/${id}/views`)).body).toEqual({ viewCount: 1 });
+      expect((await visitor('GET', `/api/artworks/${id}/likes/check`)).body).toEqual({ hasLiked: true });
+    }
+    const { rows: events } = await t.db.pool.query<{ stream_id: string; data: { itemId: number; visitorKey: string } }>(
+      `SELECT stream_id, data FROM events WHERE type IN ('ItemLiked', 'ItemViewed') AND (data->>'itemId')::int = ANY($1)`,
+      [ids],
+    );
+    expect(events).toHaveLength(4);
+    expect(JSON.stringify(events)).not.toContain(visitorId);
+    // a like and a view of one item share its pseudonym; the two items' differ
+    const keys = new Map(events.map((e) => [e.data.itemId, e.data.visitorKey]));
+    expect(keys.size).toBe(2);
+    expect(new Set(keys.values()).size).toBe(2);
+    for (const e of events) expect(e.stream_id).toMatch(/^(like|view)-artwork-\d+-p[0-9a-f]{32}$/);
+  });
+
+  it('keep a like and a view made before pseudonyms as one, on the stream that named the visitor', async () => {
+    const token = await t.login('guest');
+    const visitor = client(t.url, token);
+    const { rows } = await t.db.pool.query<{ id: string }>(
+      `SELECT visitor_id::text AS id FROM sessions WHERE token_hash = $1`,
+      [hash('sha256', token, 'hex')],
+    );
+    const key = `v${rows[0]!.id}`;
+    const id = await approvedArtwork();
+    const target = { kind: 'artwork' as const, itemId: id, visitorKey: key };
+    const store = new EventStore(t.db.pool);
+    const meta = { role: 'guest' as const, now: new Date().toISOString() };
+    await store.append(`like-artwork-${id}-${key}`, 0, [{ type: 'ItemLiked', data: target }], meta);
+    await store.append(`view-artwork-${id}-${key}`, 0, [{ type: 'ItemViewed', data: target }], meta);
+    await waitFor(async () => (await visitor('GET', `/api/artworks/${id}/likes`)).body.likeCount === 1, 30_000);
+
+    expect((await visitor('GET', `/api/artworks/${id}/likes/check`)).body).toEqual({ hasLiked: true });
+    expect((await visitor('POST', `/api/artworks/${id}/likes`)).body).toMatchObject({ count: 1 });
+    expect((await visitor('POST', `/api/artworks/${id}/views`)).body).toEqual({ viewCount: 1 });
+    expect((await visitor('POST', `/api/artworks/${id}/like`)).body).toMatchObject({ liked: false, count: 0 });
+    const { rows: streams } = await t.db.pool.query<{ stream_id: string; type: string }>(
+      `SELECT stream_id, type FROM events WHERE (data->>'itemId')::int = $1 AND type LIKE 'Item%' ORDER BY position`,
+      [id],
+    );
+    expect(streams).toEqual([
+      { stream_id: `like-artwork-${id}-${key}`, type: 'ItemLiked' },
+      { stream_id: `view-artwork-${id}-${key}`, type: 'ItemViewed' },
+      { stream_id: `like-artwork-${id}-${key}`, type: 'ItemUnliked' },
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
+import { Pseudonyms } from './pseudonyms.ts';
 
 /** Spec §5 comment schema: values trimmed, a name of 2 or more, content of 1 to 500 characters. */
 export const CommentInput = z.object({
@@ -41,16 +42,37 @@ export function engagementRoutes(deps: Deps) {
     return row;
   }
 
+  const pseudonyms = new Pseudonyms(pool);
+
+  /** The browser (or, with LIKE_IDENTITY=ip, the address) as likes and views named it before pseudonyms. */
   async function visitorKey(req: Request): Promise<string> {
     if (config.likeIdentity === 'ip') return `ip${await deps.personal.refForAddress(req.ip ?? 'unknown')}`;
     return `v${req.session!.visitorId}`;
   }
 
+  /**
+   * The visitor's key for one item and the stream it names: the per-item pseudonym (decision 050),
+   * unless the visitor liked or viewed the item before pseudonyms; that stream goes on, so a like
+   * stays one like and a view one view.
+   */
+  async function keyFor(req: Request, kind: Kind, itemId: number, streamOf: typeof likeStream) {
+    const before = await visitorKey(req);
+    const old = streamOf(kind, itemId, before);
+    if ((await store.readStream(old)).length > 0) return { key: before, stream: old };
+    const key = await pseudonyms.of(before, kind, itemId);
+    return { key, stream: streamOf(kind, itemId, key) };
+  }
+
+  /** Whether the visitor likes the item now, under either key. */
+  async function likes(req: Request, kind: Kind, itemId: number) {
+    const before = await visitorKey(req);
+    return hasLiked(pool, kind, itemId, [before, await pseudonyms.of(before, kind, itemId)]);
+  }
+
   /** Likes or unlikes; answers with the count once the catalog shows the change. */
   async function setLike(req: Request, res: Response, kind: Kind, want: 'Like' | 'Unlike' | 'Toggle') {
     const item = await visibleItem(req, kind);
-    const key = await visitorKey(req);
-    const stream = likeStream(kind, item.id, key);
+    const { key, stream } = await keyFor(req, kind, item.id, likeStream);
     // a toggle asks the log, not the read model, whether this visitor likes the item now
     const current = want === 'Toggle' && (await store.aggregate(stream, likeDecider.evolve, likeDecider.initial)).state;
     const type = want === 'Toggle' ? (current ? 'Unlike' : 'Like') : want;
@@ -96,14 +118,14 @@ export function engagementRoutes(deps: Deps) {
 
     router.get(`${base}/likes/check`, async (req, res) => {
       const item = await visibleItem(req, kind);
-      res.json({ hasLiked: await hasLiked(pool, kind, item.id, await visitorKey(req)) });
+      res.json({ hasLiked: await likes(req, kind, item.id) });
     });
     router.get(`${base}/likes/count`, async (req, res) => {
       res.json({ count: (await visibleItem(req, kind)).like_count });
     });
     router.get(`${base}/likes`, async (req, res) => {
       const item = await visibleItem(req, kind);
-      const liked = await hasLiked(pool, kind, item.id, await visitorKey(req));
+      const liked = await likes(req, kind, item.id);
       res.json({ likeCount: item.like_count, count: item.like_count, hasLiked: liked, liked });
     });
     router.post(`${base}/likes`, async (req, res) => res.json(await setLike(req, res, kind, 'Like')));
@@ -113,9 +135,9 @@ export function engagementRoutes(deps: Deps) {
     /** A first-party view count: a visitor counts once per item, and nothing leaves the server. */
     router.post(`${base}/views`, async (req, res) => {
       const item = await visibleItem(req, kind);
-      const target = { kind, itemId: item.id, visitorKey: await visitorKey(req) };
+      const { key, stream } = await keyFor(req, kind, item.id, viewStream);
+      const target = { kind, itemId: item.id, visitorKey: key };
       const metadata = await metadataFor(req, deps.personal);
-      const stream = viewStream(kind, item.id, target.visitorKey);
       const { lastPosition } = await handleCommand(store, stream, viewDecider, { type: 'View', target }, metadata);
       await readYourWrites(deps, res, lastPosition);
       const after = await findItem(pool, kind, item.id, { admin: true });

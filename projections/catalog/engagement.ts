@@ -45,11 +45,11 @@ export async function findComment(db: Queryable, commentId: number, kind?: Kind)
   return rows[0] && toCommentView(rows[0]);
 }
 
-export async function hasLiked(db: Queryable, kind: Kind, itemId: number, visitorKey: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = $3`, [
-    kind,
-    itemId,
-    visitorKey,
-  ]);
+/** Whether a visitor, known by any of `visitorKeys` (decision 050: a pseudonym, or the key before), likes an item. */
+export async function hasLiked(db: Queryable, kind: Kind, itemId: number, visitorKeys: string[]): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = ANY($3::text[]) LIMIT 1`,
+    [kind, itemId, visitorKeys],
+  );
   return rows.length > 0;
 }
