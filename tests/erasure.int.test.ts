@@ -48,8 +48,9 @@ const filesUnder = (prefix: string) => {
 };
 let filesBefore = { artwork: [''], media: [''], upload: [''], other: [''] };
 
-const cli = (args: string[]) => {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/events.ts'), ...args], {
+/** `npm run events -- …` (or another script of scripts/) against the test's database and data. */
+const cli = (args: string[], script = 'events') => {
+  const run = spawnSync(process.execPath, [path.join(ROOT, `scripts/${script}.ts`), ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
     encoding: 'utf8',
@@ -277,13 +278,9 @@ describe('erasing a person', () => {
   });
 
   it('gives the same read models when they are rebuilt from the log', async () => {
-    const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts/projections.ts'), 'check'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
-      encoding: 'utf8',
-    });
-    expect(check.stdout + check.stderr).toContain('equal');
-    expect(check.status).toBe(0);
+    const check = cli(['check'], 'projections');
+    expect(check.out + check.err).toContain('equal');
+    expect(check.code).toBe(0);
   });
 });
 
@@ -474,12 +471,8 @@ describe('deleting an item', () => {
     });
     expect(events.at(-1)).toMatchObject({ type: 'ArtworkDeleted', actor: { role: 'admin' } });
     expect(cli(['verify']).code).toBe(0);
-    const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts/projections.ts'), 'check'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
-      encoding: 'utf8',
-    });
-    expect(check.stdout + check.stderr).toContain('equal');
-    expect(check.status).toBe(0);
+    const check = cli(['check'], 'projections');
+    expect(check.out + check.err).toContain('equal');
+    expect(check.code).toBe(0);
   });
 });
