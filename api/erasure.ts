@@ -20,6 +20,8 @@ export interface Erasure {
   values: number;
   /** the named items that left the gallery, whose files were removed */
   items: number;
+  /** the log position of the last SubjectErased (none when no one was found), for read-your-writes */
+  position?: number;
 }
 
 const HOLDING = Object.keys(PERSONAL_FIELDS);
@@ -93,9 +95,19 @@ async function eraseInLog(store: EventStore, person: Person, metadata: EventMeta
     );
     // the browser, if it writes again, is a new subject with nothing of the old one
     await tx.query(`UPDATE subjects SET visitor_id = NULL, erased_at = now() WHERE id = ANY($1::bigint[])`, [subjects]);
+    let position: number | undefined;
     for (const subjectId of subjects) {
       const command = { type: 'EraseSubject', subjectId, now: metadata.now } as const;
-      await handleCommand(store, subjectStream(subjectId), subjectDecider, command, metadata, { tx });
+      ({ lastPosition: position } = await handleCommand(
+        store,
+        subjectStream(subjectId),
+        subjectDecider,
+        command,
+        metadata,
+        {
+          tx,
+        },
+      ));
     }
     const { rows: items } = await tx.query<{ kind: Kind; id: number; upload_key: string | null }>(
       `SELECT m[1] AS kind, m[2]::bigint AS id, (
@@ -106,7 +118,10 @@ async function eraseInLog(store: EventStore, person: Person, metadata: EventMeta
       [subjects],
     );
     const files: ItemFiles[] = items.map((r) => ({ kind: r.kind, id: Number(r.id), uploadKey: r.upload_key }));
-    return { erasure: { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0 }, items: files };
+    return {
+      erasure: { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0, position },
+      items: files,
+    };
   });
 }
 

@@ -11,6 +11,7 @@ import type { Deps } from '../deps.ts';
 import { erasePerson } from '../erasure.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { readYourWrites } from '../http/readYourWrites.ts';
 import { KINDS, KIND_NAMES } from '../kinds.ts';
 import { stageAtRoutes } from './stageAt.ts';
 
@@ -94,6 +95,8 @@ export function historyRoutes(deps: Deps) {
     const { email, address, name } = parseInput(Erase, req.body);
     if (email) {
       const erasure = await erasePerson(deps.store, deps.blobs, { email }, await metadataFor(req, deps.personal));
+      // the admin's next gallery page is without the person's items, as after any other write
+      await readYourWrites(deps, res, erasure.position);
       res.json({ erased: erasure.values, kind: 'email', subjects: erasure.subjects, items: erasure.streams });
       return;
     }
