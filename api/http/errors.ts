@@ -102,12 +102,15 @@ const UNREACHABLE_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** A connection that failed or broke (socket errors; PostgreSQL's 08xxx and 57P0x), anywhere in the cause chain. */
-function isUnreachable(error: unknown): boolean {
+/**
+ * A connection that failed or broke (socket errors; PostgreSQL's 08xxx and 57P0x; a pooled pg client
+ * whose connection broke before its next query), anywhere in the cause chain.
+ */
+export function isUnreachable(error: unknown): boolean {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
     if (UNREACHABLE_CODES.has(code) || /^08...$/.test(code) || /^57P0[123]$/.test(code)) return true;
-    if (e instanceof Error && /Connection terminated|socket hang up/.test(e.message)) return true;
+    if (e instanceof Error && /Connection terminated|socket hang up|is not queryable/.test(e.message)) return true;
     e = e.cause as typeof e;
   }
   return false;
