@@ -16,7 +16,7 @@ type Unplaced = ServerMessage extends infer M
     : never
   : never;
 
-type Change =
+export type Change =
   | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
   | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number }
   | { what: 'show' }
@@ -102,7 +102,7 @@ const guest = { admin: false };
  * so only the last like change per item and the last queue change survive, each at the position
  * of the last event it stands for. A hundred likes of one item are one `likes:changed`.
  */
-function coalesce(changes: Array<Change & { position: number }>) {
+export function coalesce(changes: Array<Change & { position: number }>) {
   const lastOf = new Map<string, number>();
   changes.forEach((c, i) => {
     if (c.what === 'likes') lastOf.set(`likes:${c.kind}:${c.id}`, i);
