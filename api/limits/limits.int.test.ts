@@ -141,4 +141,52 @@ describe('writes', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBeTruthy();
   });
+
+  it('limits submissions per visitor across processes: the 31st in an hour is 429, and nothing of it is kept', async () => {
+    const token = await t.login('guest');
+    const here = client(t.url, token);
+    const there = client(secondUrl, token);
+    for (let i = 0; i < 30; i++) {
+      const send = i % 2 ? there : here;
+      expect(
+        (await send('POST', '/api/stories', { content: `Story ${i}`, authorName: 'Kim', isAnonymous: true })).status,
+      ).toBe(201);
+    }
+    const limited = await here('POST', '/api/stories', {
+      content: 'One too many',
+      authorName: 'Kim',
+      isAnonymous: true,
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect(
+      (await there('POST', '/api/stories', { content: 'One too many', authorName: 'Kim', isAnonymous: true })).status,
+    ).toBe(429);
+    const { rows } = await t.db.pool.query(`SELECT 1 FROM catalog_items WHERE content = 'One too many'`);
+    expect(rows).toEqual([]);
+  });
+
+  it('limits likes and unlikes per visitor across processes: the 121st in a minute is 429', async () => {
+    const admin = client(t.url, await t.login('admin'));
+    const author = client(t.url, await t.login('guest'));
+    const story = await author('POST', '/api/stories', {
+      content: 'Liked a lot',
+      authorName: 'Kim',
+      isAnonymous: true,
+    });
+    await admin('PATCH', `/api/admin/stories/${story.body.id}`, { status: 'approved' });
+    const token = await t.login('guest');
+    const here = client(t.url, token);
+    const there = client(secondUrl, token);
+    const path = `/api/stories/${story.body.id}/likes`;
+    for (let i = 0; i < 120; i++) {
+      const res = await (i % 2 ? there : here)(i % 2 ? 'DELETE' : 'POST', path);
+      expect(res.status).toBe(200);
+    }
+    const limited = await here('POST', path);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    // a visitor's limit is theirs: another guest still likes
+    expect((await client(secondUrl, await t.login('guest'))('POST', path)).status).toBe(200);
+  });
 });
