@@ -3,6 +3,7 @@ import { inTransaction } from '#db/postgres.ts';
 import { PgListener } from '#db/listener.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
 import { WAKE_CHANNEL, decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
+import { seal } from './chain/chainSealer.ts';
 import type { Projection } from './projection.ts';
 
 const BATCH = 500;
@@ -15,12 +16,6 @@ export type BatchHook = (events: readonly RecordedEvent[], db: pg.PoolClient) =>
 
 /** Told of each batch once it has committed (benchmarks measure lag with it). */
 export type CommittedListener = (projection: string, events: readonly RecordedEvent[]) => void;
-
-/** What the hash-chain sealer needs: every committed event, decodable or not, in commit order. */
-interface Sealer {
-  name: string;
-  apply(events: readonly StoredEvent[], db: pg.PoolClient): Promise<void>;
-}
 
 interface CheckpointRow {
   transactionId: string;
@@ -52,15 +47,16 @@ async function moveCheckpoint(db: pg.PoolClient, name: string, last: StoredEvent
   );
 }
 
-/** Seals the next committed events, in commit order, into the hash chain. */
-async function sealBatch(store: EventStore, sealer: Sealer, limit: number): Promise<number> {
+/**
+ * Seals the next committed events, in commit order, into the hash chain: it chains what is stored,
+ * decodable or not.
+ */
+async function sealBatch(store: EventStore, limit: number): Promise<number> {
   return inTransaction(store.pool, async (db) => {
-    const checkpoint = await lockCheckpoint(db, sealer.name);
+    const checkpoint = await lockCheckpoint(db, CHAIN_PROJECTION);
     const events = await store.readCommitted(checkpoint, limit, db);
     if (events.length === 0) return 0;
-    await sealer.apply(events, db);
-    const { rows } = await db.query<{ seq: number }>(`SELECT coalesce(max(seq), 0) AS seq FROM event_chain`);
-    await moveCheckpoint(db, sealer.name, events.at(-1)!, rows[0]!.seq);
+    await moveCheckpoint(db, CHAIN_PROJECTION, events.at(-1)!, await seal(events, db));
     return events.length;
   });
 }
@@ -118,10 +114,7 @@ export async function runBatch(
   limit = BATCH,
   hook?: BatchHook,
 ): Promise<{ read: number; applied: RecordedEvent[] }> {
-  if (projection.name === CHAIN_PROJECTION) {
-    // the sealer reads only positions: it chains what is stored, decodable or not
-    return { read: await sealBatch(store, projection as unknown as Sealer, limit), applied: [] };
-  }
+  if (projection.name === CHAIN_PROJECTION) return { read: await sealBatch(store, limit), applied: [] };
   return applyBatch(store, projection, limit, hook);
 }
 

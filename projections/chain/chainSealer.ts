@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { allEvents } from '#events/catalog.ts';
 import {
   EVENT_COLUMNS_SQL,
@@ -9,6 +10,43 @@ import {
 } from '#events/canonical.ts';
 import { CHAIN_PROJECTION, GENESIS_HASH } from '#events/chain.ts';
 import type { Projection } from '../projection.ts';
+
+/**
+ * Chains `events`, in the order given, after the chain's head; returns the seq of the last link, so
+ * the runner moves the sealer's checkpoint without asking again.
+ */
+export async function seal(events: readonly { position: number }[], db: pg.PoolClient): Promise<number> {
+  const { rows: head } = await db.query<{ seq: number; hash: string }>(
+    `SELECT seq, hash FROM event_chain ORDER BY seq DESC LIMIT 1`,
+  );
+  let seq = head[0]?.seq ?? 0;
+  let prevHash = head[0]?.hash ?? GENESIS_HASH;
+  const positions = events.map((e) => e.position);
+  const { rows } = await db.query<EventRow>(
+    `SELECT e.position, ${EVENT_COLUMNS_SQL} FROM events e WHERE e.position = ANY($1::bigint[])`,
+    [positions],
+  );
+  const byPosition = new Map(rows.map((r) => [r.position, r]));
+  const key = logHmacKey();
+  const scheme = currentScheme(key);
+  const seqs: number[] = [];
+  const prevs: string[] = [];
+  const hashes: string[] = [];
+  for (const position of positions) {
+    seq++;
+    const hash = linkHash(chainRecord(byPosition.get(position)!, seq, prevHash), key);
+    seqs.push(seq);
+    prevs.push(prevHash);
+    hashes.push(hash);
+    prevHash = hash;
+  }
+  await db.query(
+    `INSERT INTO event_chain (seq, position, prev_hash, hash, scheme)
+       SELECT s, p, ph, h, $5 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(s, p, ph, h)`,
+    [seqs, positions, prevs, hashes, scheme],
+  );
+  return seq;
+}
 
 /**
  * Seals events into the hash chain in commit order, right after they commit. Each link is the hash
@@ -23,34 +61,6 @@ export const chainSealer: Projection = {
   tables: ['event_chain'],
   rebuildable: false,
   async apply(events, db) {
-    const { rows: head } = await db.query<{ seq: number; hash: string }>(
-      `SELECT seq, hash FROM event_chain ORDER BY seq DESC LIMIT 1`,
-    );
-    let seq = head[0]?.seq ?? 0;
-    let prevHash = head[0]?.hash ?? GENESIS_HASH;
-    const positions = events.map((e) => e.position);
-    const { rows } = await db.query<EventRow>(
-      `SELECT e.position, ${EVENT_COLUMNS_SQL} FROM events e WHERE e.position = ANY($1::bigint[])`,
-      [positions],
-    );
-    const byPosition = new Map(rows.map((r) => [r.position, r]));
-    const key = logHmacKey();
-    const scheme = currentScheme(key);
-    const seqs: number[] = [];
-    const prevs: string[] = [];
-    const hashes: string[] = [];
-    for (const position of positions) {
-      seq++;
-      const hash = linkHash(chainRecord(byPosition.get(position)!, seq, prevHash), key);
-      seqs.push(seq);
-      prevs.push(prevHash);
-      hashes.push(hash);
-      prevHash = hash;
-    }
-    await db.query(
-      `INSERT INTO event_chain (seq, position, prev_hash, hash, scheme)
-       SELECT s, p, ph, h, $5 FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS u(s, p, ph, h)`,
-      [seqs, positions, prevs, hashes, scheme],
-    );
+    await seal(events, db);
   },
 };
