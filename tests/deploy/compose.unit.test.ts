@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { AFFINITY_COOKIE } from './proxy.ts';
 
 /** What can be checked of the deployment without a Docker engine (docs/decisions/018). */
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -48,6 +49,9 @@ describe('docker-compose.yml', () => {
     const caddy = fs.readFileSync(path.join(ROOT, 'deploy/Caddyfile'), 'utf8');
     expect(caddy).toMatch(/reverse_proxy api-1:3000 api-2:3000/);
     expect(caddy).toContain('health_uri /ready');
+    // affinity by the same cookie as the topology test's proxy: long-polling needs one process per session (decision 053)
+    expect(caddy).toMatch(new RegExp(`lb_policy cookie ${AFFINITY_COOKIE} \\{\\s*fallback round_robin\\s*\\}`));
+    expect(caddy).not.toMatch(/lb_policy (round_robin|random|least_conn)/);
     expect(services.proxy!.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
   });
 

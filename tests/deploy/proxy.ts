@@ -1,24 +1,58 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
+/** The affinity cookie's name, as deploy/Caddyfile's `lb_policy cookie` names it (decision 053). */
+export const AFFINITY_COOKIE = 'tg_lb';
+
+/** Caddy's cookie value: the hex HMAC-SHA256 of the backend's dial address (no secret configured). */
+const affinityOf = (port: number) => createHmac('sha256', '').update(`127.0.0.1:${port}`).digest('hex');
+
+function cookieOf(headers: http.IncomingHttpHeaders, name: string): string | undefined {
+  for (const pair of (headers.cookie ?? '').split(';')) {
+    const [key, ...value] = pair.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+export interface ProxyOptions {
+  /** Caddy's `lb_policy cookie` (the default, as deployed); false: plain round robin, as before decision 053 */
+  sticky?: boolean;
+  /** refuse WebSocket upgrades, as a proxy or firewall on a visitor's network may */
+  blockWebSockets?: boolean;
+}
+
 /**
- * A small reverse proxy standing in for Caddy: round robin over the API processes, HTTP and
- * WebSocket upgrades, `X-Forwarded-For` appended. A test may pin a request to one backend with the
- * `x-backend: N` header (0-based), to prove something crossed from one process to the other.
+ * A small reverse proxy standing in for Caddy with deploy/Caddyfile: HTTP and WebSocket upgrades,
+ * `X-Forwarded-For` appended. A request without the affinity cookie (or whose backend is down) goes
+ * to the next backend in turn and is answered with the cookie naming it; a request with it goes to
+ * that backend, as Caddy's `lb_policy cookie` with `fallback round_robin` does. A test may pin a
+ * request to one backend with the `x-backend: N` header (0-based), to prove something crossed from
+ * one process to the other.
  */
-export async function startProxy(ports: number[]) {
+export async function startProxy(ports: number[], { sticky = true, blockWebSockets = false }: ProxyOptions = {}) {
   let turn = 0;
   // a backend that refused a connection is skipped until it is started again (as Caddy's health checks do)
   const down = new Set<number>();
-  const pick = (headers: http.IncomingHttpHeaders) => {
-    const pinned = Number(headers['x-backend']);
-    if (Number.isInteger(pinned) && ports[pinned]) return ports[pinned]!;
+  const nextInTurn = () => {
     for (let tries = 0; tries < ports.length; tries++) {
       const port = ports[turn++ % ports.length]!;
       if (!down.has(port)) return port;
     }
     return ports[turn++ % ports.length]!;
+  };
+  /** the backend for a request, and the affinity cookie to answer with when it was newly chosen */
+  const pick = (headers: http.IncomingHttpHeaders): { port: number; setCookie?: string } => {
+    const pinned = Number(headers['x-backend']);
+    if (Number.isInteger(pinned) && ports[pinned]) return { port: ports[pinned]! };
+    if (!sticky) return { port: nextInTurn() };
+    const affinity = cookieOf(headers, AFFINITY_COOKIE);
+    const held = ports.find((port) => !down.has(port) && affinityOf(port) === affinity);
+    if (held !== undefined) return { port: held };
+    const port = nextInTurn();
+    return { port, setCookie: `${AFFINITY_COOKIE}=${affinityOf(port)}; Path=/` };
   };
   const refused = (port: number, error: NodeJS.ErrnoException) => {
     if (error.code === 'ECONNREFUSED') down.add(port);
@@ -35,7 +69,7 @@ export async function startProxy(ports: number[]) {
   // A request whose backend refuses the connection goes to the next one, as Caddy does with
   // lb_try_duration: nothing reached the refusing backend, so even a POST is safe to send again.
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, tries: number) => {
-    const port = pick(req.headers);
+    const { port, setCookie } = pick(req.headers);
     counts.set(port, (counts.get(port) ?? 0) + 1);
     const upstream = http.request(
       {
@@ -46,7 +80,9 @@ export async function startProxy(ports: number[]) {
         headers: { ...req.headers, 'x-forwarded-for': forwarded(req), 'x-forwarded-proto': 'http' },
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const headers = { ...answer.headers };
+        if (setCookie) headers['set-cookie'] = [...(headers['set-cookie'] ?? []), setCookie];
+        res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
       },
     );
@@ -66,7 +102,11 @@ export async function startProxy(ports: number[]) {
   });
 
   server.on('upgrade', (req, socket, head) => {
-    const port = pick(req.headers);
+    if (blockWebSockets) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const { port } = pick(req.headers);
     upgrades.push(port);
     const upstream = net.connect(port, '127.0.0.1', () => {
       const headers = { ...req.headers, 'x-forwarded-for': forwarded(req) };

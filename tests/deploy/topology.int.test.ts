@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
+import { io as connect, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_SOCKET_OPTIONS } from '../../contract/liveSocket.ts';
 import { freePort } from '#db/postgres.ts';
 import { freshDatabase } from '../support/database.ts';
 import { makeTestMedia, removeTestMedia } from '../support/media.ts';
@@ -26,6 +27,8 @@ interface Proc {
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let s3: Awaited<ReturnType<typeof startS3>>;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
+/** the same proxy on a visitor's network that blocks WebSockets */
+let blocking: Awaited<ReturnType<typeof startProxy>>;
 const procs: Proc[] = [];
 const apiPorts: number[] = [];
 const sockets: Socket[] = [];
@@ -65,11 +68,13 @@ beforeAll(async () => {
   }
   await waitFor(async () => worker.output.join('').includes('worker running'), 60_000);
   proxy = await startProxy(apiPorts);
+  blocking = await startProxy(apiPorts, { blockWebSockets: true });
 }, 120_000);
 
 afterAll(async () => {
   for (const s of sockets) s.close();
   await proxy?.close();
+  await blocking?.close();
   await Promise.all(
     procs.map(
       ({ child }) =>
@@ -99,6 +104,20 @@ async function call(method: string, url: string, opts: { token?: string; body?: 
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** A live connection as the web app opens it (contract/liveSocket.ts), with whatever a test changes. */
+function liveSocket(url: string, token: string, extra: Partial<ManagerOptions & SocketOptions> = {}) {
+  const socket = connect(url, { ...LIVE_SOCKET_OPTIONS, auth: { token }, ...extra });
+  sockets.push(socket);
+  return socket;
+}
+
+function connected(socket: Socket) {
+  return new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
 describe('two API processes and a worker behind a proxy', () => {
   it('submission on one API process, approval, the other process tells its socket, the worker runs the media job', async () => {
     const guest = (await call('POST', '/api/auth/login', { body: { password: PASSWORDS.guest } })).body.sessionToken;
@@ -106,20 +125,24 @@ describe('two API processes and a worker behind a proxy', () => {
     expect(guest).toBeTruthy();
     expect(admin).toBeTruthy();
 
-    // a visitor's live connection, through the proxy, held by the second API process
-    const socket = connect(proxy.url, {
-      auth: { token: guest },
-      transports: ['websocket'],
-      reconnection: false,
-      extraHeaders: { 'x-backend': '1' },
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    const added: { kind: string; item: { id: number } }[] = [];
-    socket.on('gallery:item-added', (payload) => added.push(payload));
+    // a visitor's live connection as the web app opens it, through the proxy, held by the second API process
+    const socket = liveSocket(proxy.url, guest, { reconnection: false, extraHeaders: { 'x-backend': '1' } });
+    // one whose network allows only long-polling, its requests spread by the proxy alone (decision 053)
+    const polling = liveSocket(proxy.url, guest, { reconnection: false, transports: ['polling'] });
+    // and the web app's own options where the network blocks WebSockets: it falls back to polling
+    const fallback = liveSocket(blocking.url, guest, { reconnection: false });
+    await Promise.all([socket, polling, fallback].map(connected));
+    expect(socket.io.engine.transport.name).toBe('websocket');
+    expect(polling.io.engine.transport.name).toBe('polling');
+    expect(fallback.io.engine.transport.name).toBe('polling');
+    const heard = (s: Socket) => {
+      const added: { kind: string; item: { id: number } }[] = [];
+      s.on('gallery:item-added', (payload) => added.push(payload));
+      return added;
+    };
+    const added = heard(socket);
+    const addedPolling = heard(polling);
+    const addedFallback = heard(fallback);
 
     // the upload and the submission go to the first API process
     const files = await makeTestMedia();
@@ -156,6 +179,10 @@ describe('two API processes and a worker behind a proxy', () => {
 
     // the second process learns of it from the shared log, not from the first process
     await waitFor(async () => added.some((a) => a.kind === 'media' && a.item.id === id), 20_000);
+    for (const list of [addedPolling, addedFallback]) {
+      await waitFor(async () => list.some((a) => a.kind === 'media' && a.item.id === id), 20_000);
+    }
+    expect([socket, polling, fallback].every((s) => s.connected)).toBe(true);
 
     // only the worker has job handlers: a poster means the worker ran the media job
     await waitFor(async () => {
@@ -177,20 +204,29 @@ describe('two API processes and a worker behind a proxy', () => {
     expect([...proxy.counts.values()].every((n) => n > 0)).toBe(true);
     expect(proxy.counts.size).toBe(2);
   });
+  it('without the affinity cookie a long-polling client cannot connect (the control: the proxy spreads its requests)', async () => {
+    const roundRobin = await startProxy(apiPorts, { sticky: false });
+    try {
+      const guest = (await call('POST', '/api/auth/login', { body: { password: PASSWORDS.guest } })).body.sessionToken;
+      const polling = liveSocket(roundRobin.url, guest, { reconnection: false, transports: ['polling'] });
+      const error = await connected(polling).then(
+        () => undefined,
+        (e: Error & { description?: unknown }) => e,
+      );
+      // a request of the session reached the process that does not hold it: 400 'Session ID unknown'
+      expect(error?.message).toMatch(/^xhr (poll|post) error$/);
+      expect(error?.description).toBe(400);
+      expect([...roundRobin.counts.values()].every((n) => n > 0)).toBe(true);
+    } finally {
+      await roundRobin.close();
+    }
+  });
   it('drains an API process on SIGTERM: it exits 0, its sockets reconnect to the other one and still hear approvals', async () => {
     const guest = (await call('POST', '/api/auth/login', { body: { password: PASSWORDS.guest } })).body.sessionToken;
     const admin = (await call('POST', '/api/auth/login', { body: { password: PASSWORDS.admin } })).body.sessionToken;
-    const socket = connect(proxy.url, {
-      auth: { token: guest },
-      transports: ['websocket'],
-      reconnectionDelay: 200,
-      reconnectionDelayMax: 1000,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
+    const socket = liveSocket(proxy.url, guest, { reconnectionDelay: 200, reconnectionDelayMax: 1000 });
+    await connected(socket);
+    expect(socket.io.engine.transport.name).toBe('websocket');
     const holding = proxy.upgrades.at(-1)!;
     const proc = procs.find((p) => p.name === `api-${apiPorts.indexOf(holding) + 1}`)!;
     const exited = new Promise<number | null>((resolve) => proc.child.once('exit', (code) => resolve(code)));
@@ -198,6 +234,8 @@ describe('two API processes and a worker behind a proxy', () => {
     proc.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await reconnected;
+    // a reconnect whose WebSocket failed comes back by polling and upgrades after: the last upgrade is its own
+    await waitFor(async () => socket.io.engine.transport.name === 'websocket', 10_000);
     expect(proxy.upgrades.at(-1)).not.toBe(holding);
 
     const added: { kind: string; item: { id: number } }[] = [];

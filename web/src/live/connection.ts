@@ -9,6 +9,7 @@ import { startLiveClient } from './client.ts';
 import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
 import { storyAuthor } from '../queries/stories.ts';
 import { toast } from '../components/Toaster.tsx';
+import { LIVE_SOCKET_OPTIONS } from '../../../contract/liveSocket.ts';
 
 /** How long a newly arrived item stays marked as new in the gallery. */
 export const NEW_MARK_MS = 6000;
@@ -112,7 +113,7 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     }
   };
 
-  const live = startLiveClient((auth) => io({ withCredentials: true, auth }), queryClient, getSessionToken, {
+  const live = startLiveClient((auth) => io({ ...LIVE_SOCKET_OPTIONS, auth }), queryClient, getSessionToken, {
     applied,
     batch: (_batch, _since) => {
       if (!debug) return;
