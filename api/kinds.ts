@@ -2,6 +2,8 @@ import { artworkStream } from '#events/artworks/artwork.ts';
 import { mediaStream } from '#events/media/media.ts';
 import { storyStream } from '#events/stories/story.ts';
 import type { Kind } from '#projections/catalog/items.ts';
+import { log } from './observability/logger.ts';
+import { currentRequestId } from './observability/requestContext.ts';
 import type { BlobStore } from './storage/index.ts';
 
 /** The three kinds of submission, as URLs and messages name them. */
@@ -32,5 +34,9 @@ export async function removeItemFiles(blobs: BlobStore, items: readonly ItemFile
     blobs.deletePrefix(KINDS[kind].blobPrefix(id)),
     ...(uploadKey ? [blobs.delete(uploadKey)] : []),
   ]);
-  await Promise.all(removals).catch((e) => console.error('blob cleanup:', e));
+  await Promise.all(removals).catch((error: unknown) =>
+    log
+      .child({ component: 'blob cleanup' })
+      .error({ err: error, requestId: currentRequestId() }, 'files left in the blob store'),
+  );
 }

@@ -10,6 +10,7 @@ import type { Deps } from './deps.ts';
 import { createApp } from './app.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/jobQueue.ts';
+import { log } from './observability/logger.ts';
 import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';
 import { PersonalData } from './personalData.ts';
 import { writeLiveMessages } from '#projections/live/outbox.ts';
@@ -30,7 +31,12 @@ export interface RunningServer {
 
 /** Builds the whole program for a role: the API (HTTP and sockets), the workers, or both. */
 export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: console.error });
+  const postgresLog = log.child({ component: 'postgres' });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (message) => postgresLog.error(message),
+  });
   const pool = createPool(database.url);
   measureLagFrom(pool);
   await migrate(pool);
@@ -62,7 +68,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     runner.onCommitted((name, events) => name === 'catalog' && realtime.known.advance(events.at(-1)?.seq ?? 0));
     await runner.start();
     // the verified head of the hash chain, anchored outside the database every minute (decision 030)
-    anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs));
+    anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs), log.child({ component: 'chain anchorer' }));
     anchorer.start();
   }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { log } from '#api/observability/logger.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { freshDatabase } from '../tests/support/database.ts';
@@ -191,7 +192,7 @@ describe('anchors outside the database', () => {
   });
 
   it('are written by the anchorer on its own, round after round, as the chain grows', async () => {
-    const anchorer = new ChainAnchorer(db.pool, anchors, 50);
+    const anchorer = new ChainAnchorer(db.pool, anchors, log.child({ component: 'chain anchorer' }), 50);
     anchorer.start();
     try {
       await waitFor(async () => (await anchors.latest())?.seq === 40);

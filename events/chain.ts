@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Log } from '#db/log.ts';
 import type { Anchor, AnchorStore } from './anchors.ts';
 import {
   EVENT_COLUMNS_SQL,
@@ -168,13 +169,15 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
 export class ChainAnchorer {
   readonly #db: Pick<pg.Pool, 'query'>;
   readonly #anchors: AnchorStore;
+  readonly #log: Log;
   readonly #everyMs: number;
   #timer?: NodeJS.Timeout;
   #running?: Promise<VerifyResult | undefined>;
 
-  constructor(db: Pick<pg.Pool, 'query'>, anchors: AnchorStore, everyMs = 60_000) {
+  constructor(db: Pick<pg.Pool, 'query'>, anchors: AnchorStore, log: Log, everyMs = 60_000) {
     this.#db = db;
     this.#anchors = anchors;
+    this.#log = log;
     this.#everyMs = everyMs;
   }
 
@@ -198,10 +201,15 @@ export class ChainAnchorer {
     try {
       const latest = await this.#anchors.latest();
       const result = await verifyChain(this.#db, { anchors: this.#anchors, from: latest });
-      if (!result.ok) console.error(`chain anchor: NOT anchored, seq ${result.firstBadSeq}: ${result.reason}`);
+      if (!result.ok) {
+        this.#log.error(
+          { firstBadSeq: result.firstBadSeq, reason: result.reason },
+          'chain NOT anchored: it fails to verify',
+        );
+      }
       return result;
     } catch (error) {
-      console.error('chain anchor:', error);
+      this.#log.error({ err: error }, 'chain anchoring failed; next round retries');
       return undefined;
     }
   }

@@ -1,6 +1,7 @@
 import { createHash, hash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { PgListener } from '#db/listener.ts';
+import { log } from '../observability/logger.ts';
 
 export type SessionRole = 'guest' | 'admin' | 'auditor';
 
@@ -67,6 +68,7 @@ export class SessionStore {
   }
 
   async startCache() {
+    const sessionLog = log.child({ component: 'sessions' });
     this.#listener = new PgListener({
       config: this.#db.options,
       channels: [ENDED_CHANNEL],
@@ -80,7 +82,7 @@ export class SessionStore {
         this.#cache.clear();
         this.#listening = true;
       },
-      log: (message, error) => console.error(`sessions: ${message}`, error ?? ''),
+      log: (message, error) => sessionLog.warn({ reason: (error as Error | undefined)?.message }, message),
     });
     await this.#listener.start();
   }

@@ -57,7 +57,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 }
 
 /** The last handler: known failures become their status, anything else a logged 500. */
-export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
   const fail = (status: number, body: Record<string, unknown>) => {
     if (!res.headersSent) res.status(status).json(body);
     else res.destroy();
@@ -88,7 +88,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     if (!res.headersSent) res.set('Retry-After', '5');
     return fail(503, { message: 'The gallery cannot reach its storage right now. Please try again in a moment.' });
   }
-  console.error(`[${req.method} ${req.originalUrl}]`, error);
+  // logged once, on the request's own line (api/observability/requestLog.ts): its id, the error, the stack
+  res.err = error instanceof Error ? error : new Error(String(error));
   fail(500, { message: 'Something went wrong on our side. Please try again.' });
 };
 

@@ -1,5 +1,6 @@
 import { PgBoss } from 'pg-boss';
 import type pg from 'pg';
+import { log } from '../observability/logger.ts';
 import { currentRequestId } from '../observability/requestContext.ts';
 
 /** Every job the system runs, with its payload. One handler each: handle<Job>. */
@@ -45,7 +46,8 @@ export class JobQueue {
       superviseIntervalSeconds: 5,
       monitorIntervalSeconds: 5,
     });
-    boss.on('error', (error) => console.error('jobs:', error));
+    const queueLog = log.child({ component: 'job queue' });
+    boss.on('error', (error) => queueLog.error({ err: error }, 'job queue error'));
     await boss.start();
     for (const name of JOB_NAMES) {
       const options = {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { LiveMessage, Room } from '#contract/live.ts';
 import { PgListener } from '#db/listener.ts';
 import { LIVE_CHANNEL, LIVE_RETENTION } from '#projections/live/outbox.ts';
+import { log } from '../observability/logger.ts';
 
 export interface OutboxMessage {
   room: Room;
@@ -54,6 +55,7 @@ interface Row {
 export class LiveTail {
   readonly #pool: pg.Pool;
   readonly #emit: (messages: OutboxMessage[]) => void;
+  readonly #log = log.child({ component: 'live tail' });
   #position = 0;
   /** The messages this process emitted, oldest first: complete for every position after #recentFrom. */
   #recent: Array<OutboxMessage & { position: number }> = [];
@@ -84,7 +86,7 @@ export class LiveTail {
       channels: [LIVE_CHANNEL],
       onNotify: () => this.pull(),
       onListening: () => this.pull(),
-      log: (message, error) => console.error(`live tail: ${message}`, error ?? ''),
+      log: (message, error) => this.#log.warn({ reason: (error as Error | undefined)?.message }, message),
     });
     await this.#listener.start();
     this.#poll = setInterval(() => this.pull(), POLL_MS);
@@ -112,7 +114,7 @@ export class LiveTail {
           while (await this.#pullOnce());
         } catch (error) {
           // the database is away: the poll comes back for it, from the same position
-          if (!this.#stopped) console.error('live tail:', (error as Error).message);
+          if (!this.#stopped) this.#log.warn({ reason: (error as Error).message }, 'outbox not readable; polling on');
         }
       } while (this.#again && !this.#stopped);
     })().finally(() => (this.#pulling = undefined));
