@@ -77,7 +77,10 @@ export interface SyncBatch<Item = unknown, Comment = unknown> {
 }
 
 export interface Presence {
+  /** every live connection, across every API process */
   online: number;
+  /** the connections that follow the show (a `/reveal` screen, a phone on it), across every API process */
+  following: number;
 }
 
 /** What the server sends, as socket.io's event map. */
@@ -87,6 +90,14 @@ export type ServerToClientEvents<Item = unknown, Comment = unknown> = {
   'sync:batch': (batch: SyncBatch<Item, Comment>) => void;
   presence: (payload: Presence) => void;
 };
+
+/**
+ * What a client sends after its handshake: only whether it follows the show, which it says again on
+ * every (re)connection. The presenter shows how many screens follow (CONTRACT §7, decision 036).
+ */
+export interface ClientToServerEvents {
+  'show:follow': (following: boolean) => void;
+}
 
 /** What a client sends in its handshake (`auth`). */
 export interface HandshakeAuth {

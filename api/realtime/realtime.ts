@@ -4,7 +4,13 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import { parseCookie } from 'cookie';
 import pg from 'pg';
 import { Server, type Socket } from 'socket.io';
-import { ROOMS, type HandshakeAuth, type LiveMessage, type ServerToClientEvents } from '#contract/live.ts';
+import {
+  ROOMS,
+  type ClientToServerEvents,
+  type HandshakeAuth,
+  type LiveMessage,
+  type ServerToClientEvents,
+} from '#contract/live.ts';
 import { SESSION_COOKIE } from '../auth/middleware.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
 import { liveDeliveries, liveMessagesSent, liveWelcomes, measureLive } from './liveMetrics.ts';
@@ -14,8 +20,12 @@ import { LiveTail, type OutboxMessage } from './liveTail.ts';
 interface SocketData {
   session: Session;
 }
-type IoServer = Server<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
-type IoSocket = Socket<Record<string, never>, ServerToClientEvents, Record<string, never>, SocketData>;
+/** Between API processes: one has written its presence counts, and the others count again. */
+interface ServerSideEvents {
+  'presence:changed': () => void;
+}
+type IoServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
+type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
 
 const PRESENCE_HEARTBEAT_MS = 10_000;
 /** A client ahead of this process (it was on another one) waits this long for this one to catch up. */
@@ -23,6 +33,8 @@ const REACH_TIMEOUT_MS = 2000;
 const WELCOME_ROUNDS = 20;
 
 export const sessionRoom = (tokenHash: string) => `session:${tokenHash}`;
+/** This process's sockets that follow the show: counted, never sent to (live messages go to everyone). */
+const FOLLOWERS_ROOM = 'show-followers';
 
 /**
  * Browsers must come from this site: an Origin whose host is neither the request's Host nor the
@@ -64,7 +76,8 @@ function adapterPool(pool: pg.Pool): pg.Pool {
 /**
  * The one place socket.io is used. Live messages come from the outbox, which every API process
  * tails itself (docs/decisions/011); the PostgreSQL adapter carries only what is not in the log:
- * presence, and disconnecting a session that logged out on another process.
+ * presence (who is online, and who follows the show), and disconnecting a session that logged out
+ * on another process.
  */
 export class Realtime {
   readonly io: IoServer;
@@ -75,6 +88,7 @@ export class Realtime {
   readonly known = new KnownPosition(() => this.position);
   #presenceTimer?: NodeJS.Timeout;
   #presenceDue?: NodeJS.Timeout;
+  #presenceTellOthers = false;
   #unmeasure?: () => void;
 
   constructor(pool: pg.Pool, sessions: SessionStore, httpServer?: http.Server) {
@@ -114,9 +128,16 @@ export class Realtime {
         // the client comes back by itself with the same `since` (web/src/live/connection.ts)
         socket.disconnect(true);
       });
+      // a /reveal screen says it follows the show, on every connection; the presenter counts them
+      socket.on('show:follow', (following) => {
+        if (following === true) void socket.join(FOLLOWERS_ROOM);
+        else void socket.leave(FOLLOWERS_ROOM);
+        this.#presenceChanged();
+      });
       socket.on('disconnect', () => this.#presenceChanged());
     });
-    this.#presenceTimer = setInterval(() => this.#presenceChanged(), PRESENCE_HEARTBEAT_MS);
+    this.io.on('presence:changed', () => this.#presenceChanged(false));
+    this.#presenceTimer = setInterval(() => this.#presenceChanged(false), PRESENCE_HEARTBEAT_MS);
   }
 
   /** Starts following the outbox; call before the HTTP server accepts sockets. */
@@ -194,21 +215,30 @@ export class Realtime {
     this.io.in(sessionRoom(tokenHash)).disconnectSockets(true);
   }
 
-  /** Records this process's count, then tells everyone the total across processes (debounced). */
-  #presenceChanged() {
+  /**
+   * Records this process's counts, then tells everyone the totals across processes (debounced). A
+   * change here also makes the other processes count again: one of them may have counted at the same
+   * moment, before this row was written, and sent a total without it.
+   */
+  #presenceChanged(tellOthers = true) {
+    this.#presenceTellOthers ||= tellOthers;
     if (this.#presenceDue) return;
     this.#presenceDue = setTimeout(async () => {
       this.#presenceDue = undefined;
+      const tell = this.#presenceTellOthers;
+      this.#presenceTellOthers = false;
       try {
-        const { rows } = await this.#pool.query<{ online: number }>(
+        const following = this.io.of('/').adapter.rooms.get(FOLLOWERS_ROOM)?.size ?? 0;
+        const { rows } = await this.#pool.query<{ online: number; following: number }>(
           `WITH mine AS (
-             INSERT INTO presence (process_id, online, seen_at) VALUES ($1, $2, now())
-             ON CONFLICT (process_id) DO UPDATE SET online = $2, seen_at = now())
-           SELECT ($2 + coalesce(sum(online), 0))::int AS online FROM presence
-           WHERE process_id <> $1 AND seen_at > now() - interval '30 seconds'`,
-          [this.#processId, this.io.engine?.clientsCount ?? 0],
+             INSERT INTO presence (process_id, online, following, seen_at) VALUES ($1, $2, $3, now())
+             ON CONFLICT (process_id) DO UPDATE SET online = $2, following = $3, seen_at = now())
+           SELECT ($2 + coalesce(sum(online), 0))::int AS online, ($3 + coalesce(sum(following), 0))::int AS following
+           FROM presence WHERE process_id <> $1 AND seen_at > now() - interval '30 seconds'`,
+          [this.#processId, this.io.engine?.clientsCount ?? 0, following],
         );
-        this.io.to(ROOMS.everyone).emit('presence', { online: rows[0]!.online });
+        this.io.to(ROOMS.everyone).emit('presence', rows[0]!);
+        if (tell) this.io.serverSideEmit('presence:changed');
       } catch {
         // presence is a nicety: a failed update waits for the next change or heartbeat
       }

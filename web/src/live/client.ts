@@ -1,12 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Socket } from 'socket.io-client';
-import { LIVE_EVENTS, type HandshakeAuth, type ServerToClientEvents } from '../../../contract/live.ts';
+import {
+  LIVE_EVENTS,
+  type ClientToServerEvents,
+  type HandshakeAuth,
+  type ServerToClientEvents,
+} from '../../../contract/live.ts';
 import type { Comment } from '../queries/comments.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
 import { LiveCache } from './cache.ts';
+import { followsShow, showFollowers } from './following.ts';
 import { LiveSequence, type LiveMessage, type SyncBatch } from './sequence.ts';
 
-export type ClientSocket = Socket<ServerToClientEvents<FullGalleryItem, Comment>, Record<string, never>>;
+export type ClientSocket = Socket<ServerToClientEvents<FullGalleryItem, Comment>, ClientToServerEvents>;
 export type AuthCallback = (callback: (auth: Record<string, unknown>) => void) => void;
 
 /** After the server closed the connection (a failed welcome, a restart), come back after this long. */
@@ -81,12 +87,24 @@ export function startLiveClient(
     if (sentSince === undefined) cache.invalidate({ refetchType: 'active' });
     hooks.batch?.(batch, sentSince);
   });
-  socket.on('presence', ({ online }) => hooks.presence?.(online));
-  socket.on('connect', () => hooks.connected?.(true));
+  socket.on('presence', ({ online, following }) => {
+    hooks.presence?.(online);
+    showFollowers.set(following);
+  });
+  // whether the page follows the show: a new connection is a new socket to the server, so say it again
+  const tellFollowing = () => {
+    if (socket.connected) socket.emit('show:follow', followsShow.get());
+  };
+  const unfollow = followsShow.subscribe(tellFollowing);
+  socket.on('connect', () => {
+    if (followsShow.get()) tellFollowing();
+    hooks.connected?.(true);
+  });
   // socket.io does not reconnect after the server closed the connection; a visitor's screen should.
   // A session that has ended fails the next handshake, and then this stops.
   socket.on('disconnect', (reason) => {
     hooks.connected?.(false);
+    showFollowers.set(null);
     if (reason !== 'io server disconnect') return;
     const timer = setTimeout(
       () => {
@@ -103,6 +121,8 @@ export function startLiveClient(
     sequence,
     close() {
       for (const timer of timers) clearTimeout(timer);
+      unfollow();
+      showFollowers.set(null);
       cache.close();
       socket.removeAllListeners();
       socket.disconnect();
