@@ -73,7 +73,7 @@ function* party(total: number): Generator<Row> {
   }
 }
 
-async function insertLog(pool: pg.Pool, total: number) {
+export async function insertLog(pool: pg.Pool, total: number) {
   let batch: Row[] = [];
   const flush = async () => {
     await pool.query(
