@@ -73,6 +73,9 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
       await expect.poll(() => page.getByTestId('following-show').isVisible()).toBe(true);
     }
     await expect.poll(() => presenter.getByTestId('presenter-current').getAttribute('data-item')).toBe(first);
+    // the presenter counts the screens that follow: the two /reveal screens, not itself
+    const following = () => presenter.getByTestId('followers').textContent();
+    await expect.poll(following).toBe('2 screens following');
 
     // `next`: both followers move; the time from the tap to each follower's change is measured
     const delays: number[] = [];
@@ -113,6 +116,7 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
     await phone.reload();
     await expect.poll(() => slideOf(phone), { timeout: 10_000 }).toBe(expected);
     await expect.poll(() => slideOf(bigScreen)).toBe(expected);
+    await expect.poll(following).toBe('2 screens following');
 
     // a reaction on the phone floats over the big screen, and its total reaches the presenter
     await phone.getByRole('button', { name: 'Applause' }).click();
@@ -137,6 +141,8 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
     await presenter.screenshot({ path: `${SCREENS}/show-presenter-phone-idle-dark.png` });
     // the totals stay on the item: its card in the gallery shows them
     await bigScreen.goto('/gallery');
+    // the big screen left /reveal: one screen follows
+    await expect.poll(following).toBe('1 screen following');
     await expect
       .poll(() => bigScreen.getByTestId('reaction-summary').first().getAttribute('aria-label'), { timeout: 10_000 })
       .toBe('1 reaction');

@@ -2,7 +2,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { getSession, useSession } from '../lib/session.ts';
-import { useLiveMessages, useOnlineCount } from '../live/connection.ts';
+import { useLiveMessages } from '../live/connection.ts';
+import { useShowFollowers } from '../live/following.ts';
 import { revealQueryOptions } from '../queries/reveal.ts';
 import { MURAL_ITEM, showQueryOptions, useShowAction, type ShowItemRef } from '../queries/show.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
@@ -48,7 +49,7 @@ const keyOf = (i: ShowItemRef) => `${i.kind}:${i.id}`;
 function Presenter() {
   const show = useQuery(showQueryOptions());
   const deck = useQuery(revealQueryOptions());
-  const online = useOnlineCount();
+  const followers = useShowFollowers();
   const [error, setError] = useState<string | null>(null);
   const [liveTotals, setLiveTotals] = useState<Record<string, Totals>>({});
 
@@ -84,8 +85,8 @@ function Presenter() {
         <h1 className="font-display text-2xl font-bold text-stone-900 dark:text-amber-50">Presenter</h1>
         <p className="flex items-center gap-2 text-sm text-stone-600 dark:text-stone-400">
           <StateBadge state={data.state} />
-          <span data-testid="followers">
-            {online === null ? '…' : online} {online === 1 ? 'screen' : 'screens'}
+          <span data-testid="followers" className="whitespace-nowrap">
+            {followers === null ? '…' : followers} {followers === 1 ? 'screen' : 'screens'} following
           </span>
         </p>
       </header>
@@ -170,13 +171,19 @@ function Presenter() {
           </section>
 
           <details className="rounded-xl bg-white/70 p-2 dark:bg-stone-900/70">
-            <summary className="cursor-pointer p-1 text-sm font-semibold text-stone-700 dark:text-stone-300">
+            <summary className="min-h-11 cursor-pointer px-1 py-3 text-sm font-semibold text-stone-700 dark:text-stone-300">
               All items ({others.length}), newest approvals first
             </summary>
-            <ul className="mt-2 flex flex-col gap-1.5">
+            {others.length === 0 && (
+              <p className="px-1 pb-2 text-sm text-stone-500 dark:text-stone-400">
+                Every approved item is showing or up next.
+              </p>
+            )}
+            <ul className="flex flex-col gap-4 sm:gap-1.5">
               {others.map((item) => (
-                <li key={keyOf(item)} className="flex items-center gap-2">
-                  <div className="min-w-0 flex-1">
+                // on a phone the name gets the row and the two buttons share the line below it
+                <li key={keyOf(item)} className="grid grid-cols-2 gap-2 sm:flex sm:items-center">
+                  <div className="col-span-2 min-w-0 sm:flex-1">
                     <ItemLine item={item} />
                   </div>
                   <SmallButton
@@ -199,9 +206,10 @@ function Presenter() {
           {/* the thumb's row, fixed at the bottom of the phone */}
           <nav
             aria-label="Show controls"
-            className="fixed inset-x-0 bottom-0 z-40 border-t border-stone-200 bg-white/95 p-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur dark:border-stone-800 dark:bg-stone-950/95"
+            className="fixed inset-x-0 bottom-0 z-40 border-t border-stone-200 bg-white px-4 pt-3 pb-[max(0.5rem,env(safe-area-inset-bottom))] dark:border-stone-800 dark:bg-stone-950"
           >
-            <div className="mx-auto grid max-w-xl grid-cols-[1fr_1fr_2fr] gap-2">
+            {/* as wide as the page's column (max-w-xl less its px-4), so the buttons line up with the lists */}
+            <div className="mx-auto grid max-w-[34rem] grid-cols-[1fr_1fr_2fr] gap-2">
               <BigButton
                 label="Previous"
                 disabled={busy || data.index === 0}
@@ -228,7 +236,7 @@ function Presenter() {
                 <ChevronRightIcon className="h-7 w-7" />
               </BigButton>
             </div>
-            <div className="mx-auto mt-2 flex max-w-xl justify-end">
+            <div className="mx-auto mt-1 flex max-w-[34rem] justify-end">
               <button
                 type="button"
                 disabled={busy}
@@ -236,7 +244,7 @@ function Presenter() {
                   if (window.confirm('Stop the show? Every screen goes back to its own slideshow.'))
                     act.mutate({ action: 'stop' });
                 }}
-                className="rounded-lg px-3 py-1.5 text-sm font-semibold text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-stone-800"
+                className="min-h-11 rounded-lg px-4 text-sm font-semibold text-rose-700 hover:bg-rose-50 dark:text-rose-300 dark:hover:bg-stone-800"
               >
                 Stop the show
               </button>
@@ -349,7 +357,7 @@ function SmallButton({
       type="button"
       disabled={disabled}
       onClick={onClick}
-      className="shrink-0 rounded-lg border border-stone-300 px-2.5 py-2 text-xs font-semibold text-stone-700 active:scale-95 disabled:opacity-40 dark:border-stone-700 dark:text-stone-200"
+      className="min-h-11 shrink-0 rounded-lg border border-stone-300 px-3 text-sm font-semibold text-stone-700 active:scale-95 disabled:opacity-40 dark:border-stone-700 dark:text-stone-200"
     >
       {children}
     </button>

@@ -16,6 +16,7 @@ import { StrokeReplay } from './-components/show/StrokeReplay.tsx';
 import { ReactionBar, ReactionTotals } from './-components/show/ReactionBar.tsx';
 import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
 import { isReactable, sendShowAction, type ShowAnswer } from '../queries/show.ts';
+import { useFollowShow } from '../live/following.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
 
 // the mural's canvas and painter load only when the presenter puts the mural up (the page-weight budget)
@@ -34,6 +35,8 @@ export const Route = createFileRoute('/reveal')({
  * get a reaction bar; the keys then drive the show for an admin and do nothing for the others.
  */
 function RevealPage() {
+  // every open /reveal follows the show (it shows its own slideshow until one starts): the presenter counts it
+  useFollowShow();
   const deck = useQuery(revealQueryOptions());
   const name = useQuery(tributeQueryOptions()).data?.name;
   const own = useSlideshow(deck.data?.items);
