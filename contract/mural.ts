@@ -3,25 +3,19 @@
  * mural's live messages carry, shared by the server and the web app. A mural stroke is a stroke of
  * the one stroke format (contract/strokes.ts), sent with its points as [x, y] pairs.
  */
-import type { Stroke } from './strokes.ts';
+import type { Stroke, StrokeTool } from './strokes.ts';
 
 export const MURAL_WIDTH = 1600;
 export const MURAL_HEIGHT = 800;
 export const MURAL_BACKGROUND = '#ffffff';
 export const MURAL_MAX_POINTS = 2000;
-export const MURAL_TOOLS = ['brush', 'eraser'] as const;
+export const MURAL_TOOLS = ['brush', 'eraser'] as const satisfies readonly StrokeTool[];
 export type MuralTool = (typeof MURAL_TOOLS)[number];
 export type MuralState = 'open' | 'locked' | 'frozen';
 
-/** What `POST /api/mural/strokes` takes. */
-export interface MuralStrokeInput {
+/** What `POST /api/mural/strokes` takes: a stroke's colour, size and opacity, as in the stroke format. */
+export interface MuralStrokeInput extends Pick<Stroke, 'color' | 'size' | 'opacity'> {
   tool: MuralTool;
-  /** '#rrggbb' */
-  color: string;
-  /** 1-50 canvas pixels */
-  size: number;
-  /** percent, 1-100 */
-  opacity: number;
   /** canvas pixels, inside 0..1600 × 0..800 */
   points: Array<[number, number]>;
 }

@@ -1,8 +1,10 @@
 /**
- * Paints recorded strokes (contract/strokes.ts) on a 2D canvas context. The one painter for the
- * browser (the mural, replays) and the server (freezing the mural into an image with
- * @napi-rs/canvas), so what is frozen is what everyone saw. Plain TypeScript over the standard
- * CanvasRenderingContext2D calls, with no DOM, so both sides can run it.
+ * Paints recorded strokes (contract/strokes.ts) on a 2D canvas context. The one painter of freehand
+ * strokes for the browser (the mural, the audit console's mural, and the brush and eraser strokes of a
+ * drawing's replay, web/src/drawing/replay.ts) and the server (freezing the mural into an image with
+ * @napi-rs/canvas), so what is frozen is what everyone saw. The replay draws the studio's spray and
+ * shapes itself: the mural has neither. Plain TypeScript over the standard CanvasRenderingContext2D
+ * calls, with no DOM, so both sides can run it.
  */
 import type { Stroke, StrokeRecording } from './strokes.ts';
 

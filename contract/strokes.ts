@@ -1,6 +1,10 @@
 /**
- * How a drawing's strokes are recorded and replayed (CONTRACT §7 "Stroke replay", §8 the mural).
- * One module for the server, /create, the show's replay and the mural, so the format cannot drift.
+ * The one stroke format (CONTRACT §7 "Stroke replay", §8 the mural; issue 16): how a drawing's strokes
+ * are recorded and replayed, and what a mural stroke is. One module for the server, /create, the
+ * replay (show and detail page) and the mural, so the format cannot drift: a mural stroke
+ * (contract/mural.ts) is a stroke of this format with the mural's two tools, its points sent as [x, y]
+ * pairs and turned into this format (`muralToStroke`) to be painted; its colour, size and opacity are
+ * checked with the limits below, on the server as in a recording. Both are painted by contract/paint.ts.
  * Plain TypeScript (no zod) so the web can import it without weight.
  *
  * A recording is the ordered list of marks on the canvas, in the canvas's own pixels, each with the
@@ -26,6 +30,10 @@ export const STROKE_TOOLS = [
 export type StrokeTool = (typeof STROKE_TOOLS)[number];
 /** A stroke's width in canvas pixels. */
 export const STROKE_SIZE = { min: 1, max: 50 } as const;
+/** A stroke's opacity, in percent. */
+export const STROKE_OPACITY = { min: 1, max: 100 } as const;
+/** A stroke's colour (and a recording's paper): '#rrggbb'. */
+export const STROKE_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 export interface Stroke {
   tool: StrokeTool;
@@ -35,7 +43,7 @@ export interface Stroke {
   fill: string | null;
   /** width in canvas pixels, STROKE_SIZE */
   size: number;
-  /** percent, 1-100 */
+  /** percent, STROKE_OPACITY */
   opacity: number;
   /** ms after the recording began */
   t: number;
@@ -55,7 +63,6 @@ export interface StrokeRecording {
 /** The most a recording may weigh, as JSON (CONTRACT §7). */
 export const MAX_STROKES_BYTES = 512 * 1024;
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
 const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
 
 /**
@@ -69,7 +76,8 @@ export function checkStrokes(value: unknown): { ok: true; value: StrokeRecording
   if (r.version !== 1) return bad('Strokes version must be 1');
   if (!finite(r.width) || !finite(r.height) || r.width < 1 || r.height < 1 || r.width > 4096 || r.height > 4096)
     return bad('Strokes need a width and height');
-  if (typeof r.background !== 'string' || !HEX.test(r.background)) return bad('Strokes need a background colour');
+  if (typeof r.background !== 'string' || !STROKE_COLOR.test(r.background))
+    return bad('Strokes need a background colour');
   if (!Array.isArray(r.strokes)) return bad('Strokes must hold a list of strokes');
   let previous = 0;
   for (const [i, s] of (r.strokes as unknown[]).entries()) {
@@ -77,10 +85,12 @@ export function checkStrokes(value: unknown): { ok: true; value: StrokeRecording
     if (typeof s !== 'object' || s === null) return bad(`${where} is not a stroke`);
     const k = s as Record<string, unknown>;
     if (!STROKE_TOOLS.includes(k.tool as StrokeTool)) return bad(`${where} has an unknown tool`);
-    if (typeof k.color !== 'string' || !HEX.test(k.color)) return bad(`${where} has a bad colour`);
-    if (k.fill !== null && (typeof k.fill !== 'string' || !HEX.test(k.fill))) return bad(`${where} has a bad fill`);
+    if (typeof k.color !== 'string' || !STROKE_COLOR.test(k.color)) return bad(`${where} has a bad colour`);
+    if (k.fill !== null && (typeof k.fill !== 'string' || !STROKE_COLOR.test(k.fill)))
+      return bad(`${where} has a bad fill`);
     if (!finite(k.size) || k.size < STROKE_SIZE.min || k.size > STROKE_SIZE.max) return bad(`${where} has a bad size`);
-    if (!finite(k.opacity) || k.opacity < 1 || k.opacity > 100) return bad(`${where} has a bad opacity`);
+    if (!finite(k.opacity) || k.opacity < STROKE_OPACITY.min || k.opacity > STROKE_OPACITY.max)
+      return bad(`${where} has a bad opacity`);
     if (!finite(k.t) || k.t < previous) return bad(`${where} starts before the one before it`);
     previous = k.t;
     const points = k.points;

@@ -1,7 +1,8 @@
 import { Router, type Request } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
-import { MURAL_HEIGHT, MURAL_MAX_POINTS, MURAL_WIDTH, type MuralStroke } from '#contract/mural.ts';
+import { MURAL_HEIGHT, MURAL_MAX_POINTS, MURAL_TOOLS, MURAL_WIDTH, type MuralStroke } from '#contract/mural.ts';
+import { STROKE_COLOR, STROKE_OPACITY, STROKE_SIZE } from '#contract/strokes.ts';
 import {
   MURAL_STREAM,
   muralDecider,
@@ -31,14 +32,17 @@ const number = (what: string) => z.number({ error: `${what} must be a number` })
 const coordinate = (what: 'x' | 'y', max: number) =>
   number(`Point ${what}`).min(0, 'Points must be inside the canvas').max(max, 'Points must be inside the canvas');
 
-/** CONTRACT §8: what a stroke may be. */
+const SIZE = `Size must be from ${STROKE_SIZE.min} to ${STROKE_SIZE.max}`;
+const OPACITY = `Opacity must be from ${STROKE_OPACITY.min} to ${STROKE_OPACITY.max}`;
+
+/** CONTRACT §8: what a stroke may be; colour, size and opacity as in the one stroke format (contract/strokes.ts). */
 export const MuralStrokeInput = z.object({
-  tool: z.enum(['brush', 'eraser'], { error: 'Tool must be brush or eraser' }),
+  tool: z.enum(MURAL_TOOLS, { error: 'Tool must be brush or eraser' }),
   color: z
     .string({ error: 'Colour must be a hex colour like #1c1917' })
-    .regex(/^#[0-9a-fA-F]{6}$/, 'Colour must be a hex colour like #1c1917'),
-  size: number('Size').min(1, 'Size must be from 1 to 50').max(50, 'Size must be from 1 to 50'),
-  opacity: number('Opacity').min(1, 'Opacity must be from 1 to 100').max(100, 'Opacity must be from 1 to 100'),
+    .regex(STROKE_COLOR, 'Colour must be a hex colour like #1c1917'),
+  size: number('Size').min(STROKE_SIZE.min, SIZE).max(STROKE_SIZE.max, SIZE),
+  opacity: number('Opacity').min(STROKE_OPACITY.min, OPACITY).max(STROKE_OPACITY.max, OPACITY),
   points: z
     .array(
       z.tuple([coordinate('x', MURAL_WIDTH), coordinate('y', MURAL_HEIGHT)], { error: 'Points must be [x, y] pairs' }),

@@ -88,6 +88,47 @@ async function pick(page: Page, colour: string, size = 20) {
 const strokeCount = (page: Page) => page.getByTestId('mural-canvas').getAttribute('data-strokes');
 
 describe('the mural, three screens at once', () => {
+  it("shows one's own stroke on the canvas while the pointer is still down, before anything is sent", async () => {
+    const page = await open('guest');
+    await pick(page, 'Red');
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/mural/strokes')) posts.push(request.url());
+    });
+    const before = await strokeCount(page);
+    const from = await toPage(page, { x: 200, y: 60 });
+    const to = await toPage(page, { x: 500, y: 60 });
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 12 });
+
+    // the pointer is still down: the stroke is on the drawing overlay within a frame or two ...
+    const overlayPixel = (p: Point) =>
+      page.evaluate(
+        ([x, y]) => {
+          const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="mural-draw"]')!;
+          return [...canvas.getContext('2d')!.getImageData(x!, y!, 1, 1).data];
+        },
+        [p.x, p.y],
+      );
+    await expect.poll(() => overlayPixel({ x: 350, y: 60 }), { timeout: 2000 }).toEqual([...RED, 255]);
+    // ... and on screen, over the mural, as a person sees the page
+    const middle = await toPage(page, { x: 350, y: 60 });
+    const shot = await page.screenshot({
+      clip: { x: Math.round(middle.x), y: Math.round(middle.y), width: 1, height: 1 },
+    });
+    expect([...(await sharp(shot).removeAlpha().raw().toBuffer())]).toEqual(RED);
+    // nothing has been sent yet, and the mural itself does not hold it
+    expect(posts).toHaveLength(0);
+    expect(await strokeCount(page)).toBe(before);
+    expect(await pixel(page, { x: 350, y: 60 })).toEqual(WHITE);
+
+    // lifted: one stroke is sent, and the mural holds it
+    await page.mouse.up();
+    await shows(page, { x: 350, y: 60 }, RED);
+    expect(posts).toHaveLength(1);
+  }, 60_000);
+
   it('draws live across desktop, phone (touch) and admin; undo; offline catch-up; freeze into a matching pending artwork', async () => {
     const desk = await open('guest');
     const phone = await open('guest', PHONE);
@@ -217,6 +258,13 @@ describe('the mural, three screens at once', () => {
     await desk.waitForTimeout(500);
     expect(await strokeCount(desk)).toBe(before);
     expect(await pixel(desk, { x: 1400, y: 600 })).toEqual(WHITE);
+
+    // its artwork page offers no replay: the picture's strokes are the mural's, not a recording (404)
+    const recording = admin.waitForResponse((r) => r.url().endsWith(`/api/artworks/${mural.artworkId}/strokes`));
+    await admin.goto(`/artwork/${mural.artworkId}`);
+    expect((await recording).status()).toBe(404);
+    await expect.poll(() => admin.getByRole('heading', { name: 'The group mural' }).isVisible()).toBe(true);
+    expect(await admin.getByRole('button', { name: 'Replay drawing' }).count()).toBe(0);
   }, 240_000);
 
   it('a frozen mural on a phone and a desktop, light and dark (screenshots)', async () => {

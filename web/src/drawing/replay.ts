@@ -1,3 +1,4 @@
+import { paintStroke } from '../../../contract/paint.ts';
 import { strokesDuration, type Stroke, type StrokeRecording } from '../../../contract/strokes.ts';
 import { arrowBarbs, distance, dragBox, starPoints, trianglePoints, type Point } from './shapes.ts';
 
@@ -35,10 +36,22 @@ function pointsBy(stroke: Stroke, upTo: number): Point[] {
 
 /**
  * Draws one stroke as it stood `upTo` ms after it began (all of it when omitted) on a 2D context in
- * the recording's pixels. Freehand strokes grow point by point; shapes grow from where the drag began.
- * A replay approximates Fabric's rendering; it ends on the drawing's own image (StrokeReplay).
+ * the recording's pixels, on paper of colour `background`. Brush and eraser strokes grow point by
+ * point with the one painter the mural uses (contract/paint.ts: a smooth path through the midpoints,
+ * as Fabric's pencil draws it); the spray scatters its dots as Fabric's spray does, and shapes grow
+ * from where the drag began, which the mural has none of. A replay approximates Fabric's rendering;
+ * it ends on the drawing's own image (StrokeReplay).
  */
-export function drawStroke(ctx: CanvasRenderingContext2D, stroke: Stroke, upTo = Number.POSITIVE_INFINITY) {
+export function drawStroke(
+  ctx: CanvasRenderingContext2D,
+  stroke: Stroke,
+  background: string,
+  upTo = Number.POSITIVE_INFINITY,
+) {
+  if (stroke.tool === 'brush' || stroke.tool === 'eraser') {
+    paintStroke(ctx, stroke, background, upTo);
+    return;
+  }
   const points = pointsBy(stroke, upTo);
   if (points.length === 0) return;
   ctx.save();
@@ -60,15 +73,6 @@ export function drawStroke(ctx: CanvasRenderingContext2D, stroke: Stroke, upTo =
     ctx.stroke();
   };
   switch (stroke.tool) {
-    case 'brush':
-    case 'eraser': {
-      ctx.beginPath();
-      ctx.moveTo(from.x, from.y);
-      if (points.length === 1) ctx.lineTo(from.x + 0.01, from.y);
-      for (const p of points.slice(1)) ctx.lineTo(p.x, p.y);
-      ctx.stroke();
-      break;
-    }
     case 'spray': {
       const random = scatter(stroke.t + 1);
       const radius = stroke.size / 2;
@@ -121,6 +125,6 @@ export function drawRecording(ctx: CanvasRenderingContext2D, recording: StrokeRe
   ctx.restore();
   for (const stroke of recording.strokes) {
     if (stroke.t > at) break;
-    drawStroke(ctx, stroke, at - stroke.t);
+    drawStroke(ctx, stroke, recording.background, at - stroke.t);
   }
 }

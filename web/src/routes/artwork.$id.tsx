@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { StrokeReplay } from './-components/show/StrokeReplay.tsx';
+import { StrokeReplay, strokesQueryOptions } from './-components/show/StrokeReplay.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { artworkQueryOptions, type Artwork } from '../queries/artworks.ts';
@@ -30,6 +30,11 @@ function ArtworkPage() {
 function ArtworkContent({ artwork }: { artwork: Artwork }) {
   const [replaying, setReplaying] = useState(0);
   const drawing = (artwork as Artwork & { isFromCanvas?: string }).isFromCanvas === 'true';
+  // Only a drawing sent from /create has strokes to replay: a frozen mural is a canvas picture too, but
+  // its strokes are the mural's, not a recording (404), and so is a drawing older than recordings.
+  // The recording is fetched with the page, so the button appears only when there is something to play.
+  const strokes = useQuery({ ...strokesQueryOptions(artwork.id), enabled: drawing });
+  const replayable = drawing && (strokes.data?.strokes.length ?? 0) > 0;
   const alt = artwork.title || `Artwork by ${artwork.artistName}`;
   return (
     <>
@@ -41,7 +46,7 @@ function ArtworkContent({ artwork }: { artwork: Artwork }) {
         ) : (
           <img src={artwork.imageData} alt={alt} className="max-h-[75vh] w-auto max-w-full object-contain" />
         )}
-        {drawing && (
+        {replayable && (
           <button
             type="button"
             onClick={() => setReplaying((n) => n + 1)}
