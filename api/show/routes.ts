@@ -13,6 +13,7 @@ import { KIND_NAMES, KINDS } from '../kinds.ts';
 import { limiterFactory } from '../limits/limits.ts';
 import { dateIn } from '../time.ts';
 import { ReactionCounter } from './reactions.ts';
+import { VisibleItems } from './visibleItems.ts';
 
 /** How many of the items to come `GET /api/show` lists. */
 const UP_NEXT = 10;
@@ -82,6 +83,7 @@ async function deck(deps: Deps): Promise<ShowItem[]> {
 export function showRoutes(deps: Deps) {
   const router = Router();
   const counter = new ReactionCounter(deps.store);
+  const reactable = new VisibleItems(deps.pool);
 
   router.get('/show', async (_req, res) => {
     res.json(await showAnswer(deps));
@@ -120,9 +122,8 @@ export function showRoutes(deps: Deps) {
     router.post(`/${KINDS[kind].path}/:id/reactions`, limit, async (req, res) => {
       const { emoji } = parseInput(ReactionInput, req.body);
       const id = idParam(req.params.id as string);
-      const item = id && (await findItem(deps.pool, kind, id, { admin: isAdmin(req) }));
-      if (!item) throw notFound(KINDS[kind].label);
-      counter.tap(kind, item.id, emoji);
+      if (!id || !(await reactable.has(kind, id, { admin: isAdmin(req) }))) throw notFound(KINDS[kind].label);
+      counter.tap(kind, id, emoji);
       res.status(202).json({ accepted: true });
     });
   }
