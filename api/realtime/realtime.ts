@@ -12,6 +12,7 @@ import {
   type ServerToClientEvents,
 } from '#contract/live.ts';
 import { SESSION_COOKIE } from '../auth/middleware.ts';
+import { log } from '../observability/logger.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
 import { liveDeliveries, liveMessagesSent, liveWelcomes, measureLive } from './liveMetrics.ts';
 import { KnownPosition } from './knownPosition.ts';
@@ -66,7 +67,9 @@ function tokenOf(socket: IoSocket): string | undefined {
 function adapterPool(pool: pg.Pool): pg.Pool {
   const connect = async () => {
     const client = new pg.Client(pool.options);
-    client.on('error', (error) => console.error('socket.io adapter connection:', error.message));
+    client.on('error', (error) =>
+      log.warn({ component: 'socket.io adapter', reason: error.message }, 'connection lost'),
+    );
     await client.connect();
     return Object.assign(client, { release: () => void client.end().catch(() => {}) });
   };
@@ -96,7 +99,7 @@ export class Realtime {
     this.io = new Server(httpServer, {
       serveClient: false,
       adapter: createAdapter(adapterPool(pool), {
-        errorHandler: (error) => console.error('socket.io adapter:', error.message),
+        errorHandler: (error) => log.error({ component: 'socket.io adapter', err: error }, 'adapter failed'),
       }),
       // clients send nothing but the handshake: anything big is an attack, and closes the socket
       maxHttpBufferSize: 16 * 1024,
@@ -124,7 +127,7 @@ export class Realtime {
     this.io.on('connection', (socket) => {
       this.#welcome(socket).catch((error) => {
         liveWelcomes.inc({ result: 'failed' });
-        console.error('live welcome failed:', (error as Error).message);
+        log.warn({ component: 'live', reason: (error as Error).message }, 'welcome failed');
         // the client comes back by itself with the same `since` (web/src/live/connection.ts)
         socket.disconnect(true);
       });
