@@ -90,17 +90,23 @@ export function seededArtwork(
 export function catalogLag(runner: ProjectionRunner) {
   const appendedAt = new Map<number, number>();
   const lags: number[] = [];
+  const lagOf = new Map<number, number>();
   runner.onCommitted((name, events) => {
     if (name !== 'catalog') return;
     const now = performance.now();
     for (const e of events) {
       const at = appendedAt.get(e.position);
-      if (at !== undefined) lags.push(now - at);
+      if (at !== undefined) {
+        lags.push(now - at);
+        lagOf.set(e.position, now - at);
+      }
     }
   });
   return {
     appendedAt,
     lags,
+    /** each measured event's lag, by its position */
+    lagOf,
     async settle() {
       const deadline = Date.now() + 30_000;
       while (lags.length < appendedAt.size && Date.now() < deadline) await sleep(20);

@@ -139,10 +139,21 @@ export function createPool(url: string, max = 20): pg.Pool {
   return pool;
 }
 
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction. `derived: true` is for writes that can be made again from the
+ * log (read models and their checkpoints, the chain's links): the commit does not wait for the WAL
+ * to reach the disk, since a crash that loses it only has the runner fold the same events again.
+ * Appends never use it: an acknowledged event is on disk.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  { derived = false } = {},
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    // one round trip either way: a simple query may hold two statements
+    await client.query(derived ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -9,6 +9,12 @@ import type { Projection } from './projection.ts';
 const BATCH = 500;
 
 /**
+ * Batches commit without waiting for the disk (decision 056): links and read models are made again
+ * from the durable log if a crash loses the last of them, the same seqs in the same order.
+ */
+const DERIVED = { derived: true };
+
+/**
  * Work done inside a projection's batch transaction, after its read-model writes and before its
  * checkpoint moves: the live outbox is written this way, so it commits with the state it describes.
  */
@@ -52,13 +58,17 @@ async function moveCheckpoint(db: pg.PoolClient, name: string, last: StoredEvent
  * decodable or not.
  */
 async function sealBatch(store: EventStore, limit: number): Promise<number> {
-  return inTransaction(store.pool, async (db) => {
-    const checkpoint = await lockCheckpoint(db, CHAIN_PROJECTION);
-    const events = await store.readCommitted(checkpoint, limit, db);
-    if (events.length === 0) return 0;
-    await moveCheckpoint(db, CHAIN_PROJECTION, events.at(-1)!, await seal(events, db));
-    return events.length;
-  });
+  return inTransaction(
+    store.pool,
+    async (db) => {
+      const checkpoint = await lockCheckpoint(db, CHAIN_PROJECTION);
+      const events = await store.readCommitted(checkpoint, limit, db);
+      if (events.length === 0) return 0;
+      await moveCheckpoint(db, CHAIN_PROJECTION, events.at(-1)!, await seal(events, db));
+      return events.length;
+    },
+    DERIVED,
+  );
 }
 
 /**
@@ -92,19 +102,23 @@ async function applyBatch(
   limit: number,
   hook?: BatchHook,
 ): Promise<{ read: number; applied: RecordedEvent[] }> {
-  return inTransaction(store.pool, async (db) => {
-    const checkpoint = await lockCheckpoint(db, projection.name);
-    const events = await store.readSealed(checkpoint.seq, limit, db);
-    if (events.length === 0) return { read: 0, applied: [] };
-    const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
-      projection.canHandle.includes(e.type),
-    );
-    if (relevant.length) await projection.apply(relevant, db);
-    await hook?.(relevant, db);
-    const last = events.at(-1)!;
-    await moveCheckpoint(db, projection.name, last, last.seq!);
-    return { read: events.length, applied: relevant };
-  });
+  return inTransaction(
+    store.pool,
+    async (db) => {
+      const checkpoint = await lockCheckpoint(db, projection.name);
+      const events = await store.readSealed(checkpoint.seq, limit, db);
+      if (events.length === 0) return { read: 0, applied: [] };
+      const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
+        projection.canHandle.includes(e.type),
+      );
+      if (relevant.length) await projection.apply(relevant, db);
+      await hook?.(relevant, db);
+      const last = events.at(-1)!;
+      await moveCheckpoint(db, projection.name, last, last.seq!);
+      return { read: events.length, applied: relevant };
+    },
+    DERIVED,
+  );
 }
 
 /** Runs one batch of a projection (the sealer by commit order, the others by chain seq). */
