@@ -61,7 +61,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let runner: ProjectionRunner | undefined;
   let anchorer: ChainAnchorer | undefined;
   if (working) {
-    runner = new ProjectionRunner(store, projections);
+    runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
     // the catalog's live messages are written in its own batch transactions (docs/decisions/011)
     runner.duringBatch('catalog', writeLiveMessages);
     // a catalog batch committed here is known here at once, before the outbox tail reads it (decision 028)

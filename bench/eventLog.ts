@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
+import { log } from '#api/observability/logger.ts';
 import { catalogLag, lagTable, rate } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -64,7 +65,7 @@ export async function benchEventLog(pool: pg.Pool) {
   }
 
   // Lag: 8 writers append while the runner seals the chain and projects the catalog.
-  const runner = new ProjectionRunner(store, projections);
+  const runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
   await runner.start();
   const { appendedAt, lags, settle } = catalogLag(runner);
   const underLoad = await rate(8, SECONDS * 1000, async () => {

@@ -4,6 +4,7 @@ import { likeStream } from '#events/engagement/engagement.ts';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
+import { log } from '#api/observability/logger.ts';
 import { catalogLag, lagTable } from './support.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
@@ -47,7 +48,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
       metadata(),
     );
   }
-  const runner = new ProjectionRunner(store, projections);
+  const runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
   await runner.start();
   await runner.wake();
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { log } from '#api/observability/logger.ts';
 import { verifyChain } from '#events/chain.ts';
 import { EventStore } from '#events/store.ts';
 import { freshDatabase } from '../tests/support/database.ts';
@@ -32,7 +33,7 @@ afterAll(() => db.drop());
 
 describe('ProjectionRunner under concurrent writers', () => {
   it('applies every event exactly once, and the read model equals a full replay', async () => {
-    const runner = new ProjectionRunner(store, [chainSealer, catalogProjection, witness]);
+    const runner = new ProjectionRunner(store, [chainSealer, catalogProjection, witness], log);
     await runner.start();
     const WRITERS = 8;
     const EACH = 500;

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
 import { PgListener } from '#db/listener.ts';
+import type { Log } from '#db/log.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
 import { WAKE_CHANNEL, decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
 import { seal } from './chain/chainSealer.ts';
@@ -143,6 +144,7 @@ const LONGEST_BACKOFF_MS = 250;
 export class ProjectionRunner {
   readonly #store: EventStore;
   readonly #projections: readonly Projection[];
+  readonly #log: Log;
   readonly #hooks = new Map<string, BatchHook>();
   readonly #listeners: CommittedListener[] = [];
   #listener?: PgListener;
@@ -153,9 +155,10 @@ export class ProjectionRunner {
   #backoffMs = FIRST_BACKOFF_MS;
   #poll?: NodeJS.Timeout;
 
-  constructor(store: EventStore, projections: readonly Projection[]) {
+  constructor(store: EventStore, projections: readonly Projection[], log: Log) {
     this.#store = store;
     this.#projections = projections;
+    this.#log = log;
   }
 
   /** Runs `hook` inside every batch transaction of the named projection. */
@@ -174,7 +177,7 @@ export class ProjectionRunner {
       channels: [WAKE_CHANNEL],
       onNotify: () => void this.wake(),
       onListening: () => void this.wake(),
-      log: (message, error) => console.error(`projection runner: ${message}`, error ?? ''),
+      log: (message, error) => this.#log.warn({ reason: (error as Error | undefined)?.message }, message),
     });
     await this.#listener.start();
     // A safety net for a notification lost while the listener was reconnecting.
@@ -212,7 +215,7 @@ export class ProjectionRunner {
         if (await this.#eventsInFlight()) this.#scheduleRetry(progressed);
         else this.#backoffMs = FIRST_BACKOFF_MS;
       } catch (error) {
-        if (!this.#stopped) console.error('projection runner:', error);
+        if (!this.#stopped) this.#log.error({ err: error }, 'projection batch failed; retrying');
         this.#scheduleRetry(false, 200);
       }
     } while (this.#again && !this.#stopped);

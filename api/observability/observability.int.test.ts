@@ -135,6 +135,7 @@ describe('one process, run as in production', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let child: ChildProcess | undefined;
   let lines: string[] = [];
+  let stderr = '';
   let url = '';
   beforeAll(async () => {
     db = await freshDatabase();
@@ -162,6 +163,7 @@ describe('one process, run as in production', () => {
       pending = parts.pop()!;
       lines.push(...parts);
     });
+    child.stderr!.on('data', (d) => (stderr += d));
     await waitFor(async () => (await fetch(`${url}/ready`).catch(() => undefined))?.status === 200, 60_000);
   });
   afterAll(async () => {
@@ -198,6 +200,66 @@ describe('one process, run as in production', () => {
       `SELECT metadata->>'requestId' AS id FROM events WHERE type = 'StorySubmitted'`,
     );
     expect(rows[0].id).toBe(requestId);
+  });
+
+  it('logs a failed request once, as JSON under its request id, with the error and its stack', async () => {
+    const { sessionToken } = await (
+      await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ password: PASSWORDS.guest }),
+      })
+    ).json();
+    // a fault that is no outage: the gallery's table is gone, so the page fails with a 500
+    await db.pool.query(`ALTER TABLE catalog_items RENAME TO catalog_items_away`);
+    let res: Response;
+    try {
+      res = await fetch(`${url}/api/gallery`, { headers: { 'x-session-token': sessionToken } });
+    } finally {
+      await db.pool.query(`ALTER TABLE catalog_items_away RENAME TO catalog_items`);
+    }
+    expect(res.status).toBe(500);
+    expect((await res.json()).message).toMatch(/went wrong on our side/);
+    const requestId = res.headers.get('x-request-id')!;
+
+    await waitFor(async () => lines.some((l) => l.includes(requestId)), 10_000);
+    const entries = lines.filter((l) => l.includes(requestId)).map((l) => JSON.parse(l));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      level: 50,
+      role: 'all',
+      req: { id: requestId, method: 'GET', url: '/api/gallery' },
+      res: { statusCode: 500 },
+      err: { message: expect.stringContaining('catalog_items'), code: '42P01' },
+    });
+    expect(entries[0].err.stack).toMatch(/^error: relation "catalog_items" does not exist\n\s+at /);
+    expect(JSON.stringify(entries[0])).not.toContain(sessionToken);
+    expect(stderr).not.toContain('catalog_items');
+  });
+
+  it('logs a background failure as JSON naming its component', async () => {
+    const from = lines.length;
+    // the projection runner cannot set aside an event it cannot read: its batch fails until the table is back
+    await db.pool.query(`ALTER TABLE quarantined_events RENAME TO quarantined_events_away`);
+    try {
+      await db.pool.query(
+        `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+           VALUES ('log-probe-1', 1, 'LogProbe', 1, '{}', '{}')`,
+      );
+      await waitFor(async () => lines.slice(from).some((l) => l.includes('"component":"projection runner"')), 10_000);
+    } finally {
+      await db.pool.query(`ALTER TABLE quarantined_events_away RENAME TO quarantined_events`);
+    }
+    const entry = JSON.parse(lines.slice(from).find((l) => l.includes('"component":"projection runner"'))!);
+    expect(entry).toMatchObject({
+      level: 50,
+      role: 'all',
+      component: 'projection runner',
+      err: { message: expect.stringContaining('quarantined_events'), code: '42P01' },
+    });
+    expect(entry.err.stack).toMatch(/\n\s+at /);
+    // and nowhere as a bare console line
+    expect(stderr).not.toContain('quarantined_events');
   });
 
   it('drains on SIGTERM: readiness fails, an answer in progress completes, the process exits 0', async () => {
