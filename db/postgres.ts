@@ -140,10 +140,9 @@ export function createPool(url: string, max = 20): pg.Pool {
 }
 
 /**
- * Runs `work` in one transaction. `derived: true` is for writes that can be made again from the
- * log (read models and their checkpoints, the chain's links): the commit does not wait for the WAL
- * to reach the disk, since a crash that loses it only has the runner fold the same events again.
- * Appends never use it: an acknowledged event is on disk.
+ * Runs `work` in one transaction. `derived: true` is for writes that are made again, identical,
+ * from the durable log if a crash loses them (the chain's links, decision 056): the commit does
+ * not wait for the WAL to reach the disk. Appends never use it: an acknowledged event is on disk.
  */
 export async function inTransaction<T>(
   pool: pg.Pool,

@@ -10,8 +10,10 @@ import type { Projection } from './projection.ts';
 const BATCH = 500;
 
 /**
- * Batches commit without waiting for the disk (decision 056): links and read models are made again
- * from the durable log if a crash loses the last of them, the same seqs in the same order.
+ * The sealer's batches commit without waiting for the disk (decision 056): a crash that loses the
+ * last links has them made again from the durable log, the same seqs and hashes. The catalog's
+ * batches do wait: their outbox rows were sent to screens, and a batch folded again after a crash
+ * may hold more events and so other rows. Its flush also makes the links it folded durable.
  */
 const DERIVED = { derived: true };
 
@@ -103,23 +105,19 @@ async function applyBatch(
   limit: number,
   hook?: BatchHook,
 ): Promise<{ read: number; applied: RecordedEvent[] }> {
-  return inTransaction(
-    store.pool,
-    async (db) => {
-      const checkpoint = await lockCheckpoint(db, projection.name);
-      const events = await store.readSealed(checkpoint.seq, limit, db);
-      if (events.length === 0) return { read: 0, applied: [] };
-      const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
-        projection.canHandle.includes(e.type),
-      );
-      if (relevant.length) await projection.apply(relevant, db);
-      await hook?.(relevant, db);
-      const last = events.at(-1)!;
-      await moveCheckpoint(db, projection.name, last, last.seq!);
-      return { read: events.length, applied: relevant };
-    },
-    DERIVED,
-  );
+  return inTransaction(store.pool, async (db) => {
+    const checkpoint = await lockCheckpoint(db, projection.name);
+    const events = await store.readSealed(checkpoint.seq, limit, db);
+    if (events.length === 0) return { read: 0, applied: [] };
+    const relevant = (await decodeFor(projection.name, events, db)).filter((e) =>
+      projection.canHandle.includes(e.type),
+    );
+    if (relevant.length) await projection.apply(relevant, db);
+    await hook?.(relevant, db);
+    const last = events.at(-1)!;
+    await moveCheckpoint(db, projection.name, last, last.seq!);
+    return { read: events.length, applied: relevant };
+  });
 }
 
 /** Runs one batch of a projection (the sealer by commit order, the others by chain seq). */
