@@ -19,6 +19,9 @@ import { createBlobStore } from './storage/index.ts';
 import { anchorStoreFor } from '#events/anchors.ts';
 import { ChainAnchorer } from '#events/chain.ts';
 
+/** How long an idle keep-alive connection stays open: longer than the proxy in front keeps one (60 s, deploy/Caddyfile). */
+export const KEEP_ALIVE_MS = 75_000;
+
 export type Role = 'api' | 'worker' | 'all';
 
 export interface RunningServer {
@@ -53,7 +56,14 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   deps.jobs = await JobQueue.start(database.url, working ? instrumentJobs(jobHandlers(deps)) : undefined);
 
   let httpServer: http.Server | undefined;
-  if (serving) httpServer = http.createServer(createApp(deps));
+  if (serving) {
+    httpServer = http.createServer(createApp(deps));
+    // A proxy or a client keeps an idle connection to use again; the server must not close it
+    // first, or a request sent just as it does meets a reset (Node's default of 5 s is under what
+    // Caddy and browsers keep). Closing the server still closes idle connections at once.
+    httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
+    httpServer.headersTimeout = KEEP_ALIVE_MS + 1000;
+  }
   const realtime = new Realtime(pool, sessions, httpServer);
   deps.realtime = realtime;
   await realtime.start();

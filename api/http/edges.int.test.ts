@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeder } from '../../tests/support/seedGallery.ts';
@@ -113,5 +114,34 @@ describe('TRUST_PROXY', () => {
 
   it('loopback (the test proxy is 127.0.0.1): the header is used', async () => {
     expect(await likesFromTwoForwardedAddresses({ TRUST_PROXY: 'loopback' })).toBe(3);
+  });
+});
+
+describe('keep-alive', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  const get = (agent: http.Agent) =>
+    new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+      const req = http.get(`${t.url}/health-check`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
+      });
+      req.on('error', reject);
+    });
+
+  it("keeps an idle connection open past Node's default of 5 s (and its second of grace), so a proxy reusing it meets no reset", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await get(agent)).toEqual({ status: 200, reused: false });
+      await new Promise((r) => setTimeout(r, 7_000));
+      // the same connection answers: the server did not close it while it was idle
+      expect(await get(agent)).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });

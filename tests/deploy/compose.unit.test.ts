@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { KEEP_ALIVE_MS } from '#api/server.ts';
 import { AFFINITY_COOKIE } from './proxy.ts';
 
 /** What can be checked of the deployment without a Docker engine (docs/decisions/018). */
@@ -52,6 +53,9 @@ describe('docker-compose.yml', () => {
     // affinity by the same cookie as the topology test's proxy: long-polling needs one process per session (decision 053)
     expect(caddy).toMatch(new RegExp(`lb_policy cookie ${AFFINITY_COOKIE} \\{\\s*fallback round_robin\\s*\\}`));
     expect(caddy).not.toMatch(/lb_policy (round_robin|random|least_conn)/);
+    // Caddy closes an idle connection to the API before the API would (KEEP_ALIVE_MS)
+    const keepalive = /transport http \{\s*keepalive (\d+)s\s*\}/.exec(caddy);
+    expect(Number(keepalive?.[1]) * 1000).toBeLessThan(KEEP_ALIVE_MS);
     expect(services.proxy!.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
   });
 
