@@ -94,10 +94,14 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     port,
     runner,
     async close() {
+      // socket.io's close closes the HTTP server too, waiting for every connection: from here on a
+      // kept-alive connection is closed as soon as its request is answered
+      const idle = httpServer && setInterval(() => httpServer.closeIdleConnections(), 100);
       await runner?.stop();
       await anchorer?.stop();
       await realtime.close();
-      if (httpServer?.listening) await new Promise((r) => httpServer!.close(r));
+      if (httpServer?.listening) await new Promise((r) => httpServer.close(r));
+      clearInterval(idle);
       await deps.jobs.stop();
       await sessions.close();
       await pool.end();

@@ -144,4 +144,34 @@ describe('keep-alive', () => {
       agent.destroy();
     }
   });
+
+  it('still closes at once when a request on a kept-alive connection ends during the close', async () => {
+    const own = await startTestServer();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const answered = new Promise<number>((resolve, reject) => {
+        const req = http.request(`${own.url}/api/auth/login`, {
+          agent,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': '25' },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        // the request is in flight (its body half sent) when the server starts closing
+        req.write('{"password":');
+        setTimeout(() => req.end('"wrong-pass"}'), 300);
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const started = performance.now();
+      const closed = own.close();
+      expect(await answered).toBe(401);
+      await closed;
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      agent.destroy();
+    }
+  });
 });
