@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
+import { findItem, findItemAt, listVisible, toView } from '#projections/catalog/items.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { atLogPosition } from '../http/logPosition.ts';
 import { sendStream } from '../http/sendStream.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { BlobNotFound } from '../storage/index.ts';
@@ -47,9 +48,9 @@ export function artworkRoutes(deps: Deps) {
   router.get('/artworks/:id', async (req, res) => {
     const id = idParam(req.params.id);
     const viewer = { admin: isAdmin(req) };
-    const row = id && (await findItem(deps.pool, 'artwork', id, viewer));
-    if (!row) throw notFound('Artwork');
-    res.json(toView(row, viewer));
+    const found = id && (await findItemAt(deps.pool, 'artwork', id, viewer));
+    if (!found) throw notFound('Artwork');
+    atLogPosition(res, found.position).json(toView(found.row, viewer));
   });
 
   router.get('/artworks/:id/image/:variant', async (req, res) => {

@@ -9,13 +9,14 @@ import {
   viewStream,
 } from '#events/engagement/engagement.ts';
 import { handleCommand } from '#events/handle.ts';
-import { findComment, hasLiked, listComments } from '#projections/catalog/engagement.ts';
-import { findItem, type Kind } from '#projections/catalog/items.ts';
+import { findComment, likesOf, listComments } from '#projections/catalog/engagement.ts';
+import { findItem, findItemAt, type Kind } from '#projections/catalog/items.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { requireAdminKey } from '../auth/adminKey.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
+import { atLogPosition } from '../http/logPosition.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
 import { Pseudonyms } from './pseudonyms.ts';
@@ -35,12 +36,14 @@ export function engagementRoutes(deps: Deps) {
   const router = Router();
   const { pool, store, config } = deps;
 
-  async function visibleItem(req: Request, kind: Kind) {
+  /** The item the request names, with the catalog position it reflects; 404 unless the viewer may see it. */
+  async function visibleItemAt(req: Request, kind: Kind) {
     const id = idParam(req.params.id as string);
-    const row = id && (await findItem(pool, kind, id, { admin: isAdmin(req) }));
-    if (!row) throw notFound(KINDS[kind].label);
-    return row;
+    const found = id && (await findItemAt(pool, kind, id, { admin: isAdmin(req) }));
+    if (!found) throw notFound(KINDS[kind].label);
+    return found;
   }
+  const visibleItem = async (req: Request, kind: Kind) => (await visibleItemAt(req, kind)).row;
 
   const pseudonyms = new Pseudonyms(pool);
 
@@ -63,10 +66,10 @@ export function engagementRoutes(deps: Deps) {
     return { key, stream: streamOf(kind, itemId, key) };
   }
 
-  /** Whether the visitor likes the item now, under either key. */
+  /** The item's like count and whether the visitor likes it now, under either key, at one catalog position. */
   async function likes(req: Request, kind: Kind, itemId: number) {
     const before = await visitorKey(req);
-    return hasLiked(pool, kind, itemId, [before, await pseudonyms.of(before, kind, itemId)]);
+    return likesOf(pool, kind, itemId, [before, await pseudonyms.of(before, kind, itemId)]);
   }
 
   /** Likes or unlikes; answers with the count once the catalog shows the change. */
@@ -80,8 +83,9 @@ export function engagementRoutes(deps: Deps) {
     const target = { kind, itemId: item.id, visitorKey: key };
     const { lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata);
     await readYourWrites(deps, res, lastPosition);
-    const after = await findItem(pool, kind, item.id, { admin: true });
-    const likeCount = after?.like_count ?? item.like_count;
+    const after = await findItemAt(pool, kind, item.id, { admin: true });
+    if (after) atLogPosition(res, after.position);
+    const likeCount = after?.row.like_count ?? item.like_count;
     const liked = type === 'Like';
     return { success: true, liked, hasLiked: liked, likeCount, count: likeCount };
   }
@@ -91,7 +95,8 @@ export function engagementRoutes(deps: Deps) {
 
     router.get(`${base}/comments`, async (req, res) => {
       const item = await visibleItem(req, kind);
-      res.json(await listComments(pool, kind, item.id));
+      const { comments, position } = await listComments(pool, kind, item.id);
+      atLogPosition(res, position).json(comments);
     });
 
     router.post(`${base}/comments`, async (req, res) => {
@@ -118,15 +123,17 @@ export function engagementRoutes(deps: Deps) {
 
     router.get(`${base}/likes/check`, async (req, res) => {
       const item = await visibleItem(req, kind);
-      res.json({ hasLiked: await likes(req, kind, item.id) });
+      const { hasLiked, position } = await likes(req, kind, item.id);
+      atLogPosition(res, position).json({ hasLiked });
     });
     router.get(`${base}/likes/count`, async (req, res) => {
-      res.json({ count: (await visibleItem(req, kind)).like_count });
+      const { row, position } = await visibleItemAt(req, kind);
+      atLogPosition(res, position).json({ count: row.like_count });
     });
     router.get(`${base}/likes`, async (req, res) => {
       const item = await visibleItem(req, kind);
-      const liked = await likes(req, kind, item.id);
-      res.json({ likeCount: item.like_count, count: item.like_count, hasLiked: liked, liked });
+      const { count, hasLiked, position } = await likes(req, kind, item.id);
+      atLogPosition(res, position).json({ likeCount: count, count, hasLiked, liked: hasLiked });
     });
     router.post(`${base}/likes`, async (req, res) => res.json(await setLike(req, res, kind, 'Like')));
     router.delete(`${base}/likes`, async (req, res) => res.json(await setLike(req, res, kind, 'Unlike')));

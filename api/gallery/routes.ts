@@ -3,6 +3,7 @@ import { GalleryPages, type PageAnswer } from '#projections/catalog/galleryPage.
 import { galleryAtRoute } from '../history/galleryAt.ts';
 import type { Deps } from '../deps.ts';
 import { parseInput } from '../http/errors.ts';
+import { atLogPosition } from '../http/logPosition.ts';
 import { wroteAt } from '../http/readYourWrites.ts';
 import { dateIn } from '../time.ts';
 import { GalleryQuery } from './query.ts';
@@ -34,11 +35,7 @@ export function galleryRoutes(deps: Deps) {
  * the page but ask again each time (`no-cache`).
  */
 function sendPage(req: Request, res: Response, answer: PageAnswer) {
-  res.set({
-    'Cache-Control': 'private, no-cache',
-    ETag: answer.etag,
-    'X-Log-Position': String(answer.position),
-  });
+  atLogPosition(res, answer.position).set({ 'Cache-Control': 'private, no-cache', ETag: answer.etag });
   if (etagMatches(req.get('if-none-match'), answer.etag)) {
     res.status(304).end();
     return;

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { findItem, listVisible, toView, type CatalogRow } from '#projections/catalog/items.ts';
+import { findItem, findItemAt, listVisible, toView, type CatalogRow } from '#projections/catalog/items.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
+import { atLogPosition } from '../http/logPosition.ts';
 import { receiveMediaFile } from '../http/multipart.ts';
 import { parseRange } from '../http/range.ts';
 import { sendStream } from '../http/sendStream.ts';
@@ -24,12 +25,14 @@ export function mediaRoutes(deps: Deps) {
   const { pool } = deps;
   const tmpDir = path.join(deps.config.dataDir, 'tmp');
 
-  async function visibleMedia(req: Request): Promise<CatalogRow> {
+  /** The media the request names, with the catalog position it reflects; 404 unless the viewer may see it. */
+  async function visibleMediaAt(req: Request): Promise<{ row: CatalogRow; position: number }> {
     const id = idParam(req.params.id as string);
-    const row = id && (await findItem(pool, 'media', id, { admin: isAdmin(req) }));
-    if (!row || !row.media) throw notFound('Media');
-    return row;
+    const found = id && (await findItemAt(pool, 'media', id, { admin: isAdmin(req) }));
+    if (!found || !found.row.media) throw notFound('Media');
+    return found;
   }
+  const visibleMedia = async (req: Request) => (await visibleMediaAt(req)).row;
 
   /** The configured maximum, or less when the visitor's daily allowance has less left (429 when none). */
   async function maxUploadBytes(req: Request): Promise<number> {
@@ -102,7 +105,8 @@ export function mediaRoutes(deps: Deps) {
 
   router.get('/media/:id', async (req, res) => {
     const viewer = { admin: isAdmin(req) };
-    res.json(toView(await visibleMedia(req), viewer));
+    const { row, position } = await visibleMediaAt(req);
+    atLogPosition(res, position).json(toView(row, viewer));
   });
 
   router.get('/media/:id/thumbnail', async (req, res) => {

@@ -2,12 +2,13 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { handleCommand } from '#events/handle.ts';
 import { storyDecider, storyStream } from '#events/stories/story.ts';
-import { findItem, listVisible, toView } from '#projections/catalog/items.ts';
+import { findItem, findItemAt, listVisible, toView } from '#projections/catalog/items.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { emailField } from '../http/fields.ts';
+import { atLogPosition } from '../http/logPosition.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 
 /** Spec §5 story schema, with its messages; CONTRACT: title, author and email up to 255 characters. */
@@ -80,9 +81,9 @@ export function storyRoutes(deps: Deps) {
   router.get('/stories/:id', async (req, res) => {
     const id = idParam(req.params.id);
     const viewer = { admin: isAdmin(req) };
-    const row = id && (await findItem(pool, 'story', id, viewer));
-    if (!row) throw notFound('Story');
-    res.json(toView(row, viewer));
+    const found = id && (await findItemAt(pool, 'story', id, viewer));
+    if (!found) throw notFound('Story');
+    atLogPosition(res, found.position).json(toView(found.row, viewer));
   });
 
   return router;

@@ -29,12 +29,21 @@ export function toCommentView(row: CommentRow) {
 }
 export type CommentView = ReturnType<typeof toCommentView>;
 
-export async function listComments(db: Queryable, kind: Kind, itemId: number): Promise<CommentView[]> {
-  const { rows } = await db.query<CommentRow>(
-    `SELECT * FROM catalog_comments WHERE kind = $1 AND item_id = $2 ORDER BY created_at, id`,
+/** An item's comments, oldest first, with the catalog position they reflect (one statement, one snapshot). */
+export async function listComments(
+  db: Queryable,
+  kind: Kind,
+  itemId: number,
+): Promise<{ comments: CommentView[]; position: number }> {
+  const { rows } = await db.query<Partial<CommentRow> & { at_position: string }>(
+    `SELECT here.at_position, c.*
+     FROM (SELECT catalog_position() AS at_position) here
+     LEFT JOIN catalog_comments c ON c.kind = $1 AND c.item_id = $2
+     ORDER BY c.created_at, c.id`,
     [kind, itemId],
   );
-  return rows.map(toCommentView);
+  const comments = rows.flatMap((r) => (r.id === null ? [] : [toCommentView(r as CommentRow)]));
+  return { comments, position: Number(rows[0]!.at_position) };
 }
 
 export async function findComment(db: Queryable, commentId: number, kind?: Kind): Promise<CommentView | undefined> {
@@ -45,11 +54,24 @@ export async function findComment(db: Queryable, commentId: number, kind?: Kind)
   return rows[0] && toCommentView(rows[0]);
 }
 
-/** Whether a visitor, known by any of `visitorKeys` (decision 050: a pseudonym, or the key before), likes an item. */
-export async function hasLiked(db: Queryable, kind: Kind, itemId: number, visitorKeys: string[]): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = ANY($3::text[]) LIMIT 1`,
+/**
+ * An item's like count and whether a visitor, known by any of `visitorKeys` (decision 050: a
+ * pseudonym, or the key before), likes it, with the catalog position both reflect (one statement).
+ */
+export async function likesOf(
+  db: Queryable,
+  kind: Kind,
+  itemId: number,
+  visitorKeys: string[],
+): Promise<{ count: number; hasLiked: boolean; position: number }> {
+  const { rows } = await db.query<{ at_position: string; like_count: number; has_liked: boolean }>(
+    `SELECT catalog_position() AS at_position,
+       coalesce((SELECT like_count FROM catalog_items WHERE kind = $1 AND id = $2), 0) AS like_count,
+       EXISTS (
+         SELECT 1 FROM catalog_likes WHERE kind = $1 AND item_id = $2 AND visitor_key = ANY($3::text[])
+       ) AS has_liked`,
     [kind, itemId, visitorKeys],
   );
-  return rows.length > 0;
+  const row = rows[0]!;
+  return { count: row.like_count, hasLiked: row.has_liked, position: Number(row.at_position) };
 }

@@ -57,8 +57,9 @@ export interface Viewer {
   admin: boolean;
 }
 
-const SELECT_ROW = `SELECT c.*, CASE WHEN $1::boolean THEN p.value END AS email
+const ROW_FROM = `c.*, CASE WHEN $1::boolean THEN p.value END AS email
   FROM catalog_items c LEFT JOIN personal_data p ON p.id = c.email_ref`;
+const SELECT_ROW = `SELECT ${ROW_FROM}`;
 
 const VISIBLE = `c.status = 'approved' AND NOT c.archived`;
 
@@ -115,11 +116,26 @@ export type ItemView = ReturnType<typeof toView>;
 
 /** One item; guests see it only when approved and not archived. */
 export async function findItem(db: Queryable, kind: Kind, id: number, viewer: Viewer): Promise<CatalogRow | undefined> {
-  const { rows } = await db.query<CatalogRow>(
-    `${SELECT_ROW} WHERE c.kind = $2 AND c.id = $3 AND ($1::boolean OR (${VISIBLE}))`,
+  return (await findItemAt(db, kind, id, viewer))?.row;
+}
+
+/**
+ * One item as `findItem` finds it, with the catalog position it reflects: read in the same statement
+ * (one snapshot), so live messages with a higher position are exactly those it does not show yet.
+ */
+export async function findItemAt(
+  db: Queryable,
+  kind: Kind,
+  id: number,
+  viewer: Viewer,
+): Promise<{ row: CatalogRow; position: number } | undefined> {
+  const { rows } = await db.query<CatalogRow & { at_position: string }>(
+    `SELECT catalog_position() AS at_position, ${ROW_FROM} WHERE c.kind = $2 AND c.id = $3 AND ($1::boolean OR (${VISIBLE}))`,
     [viewer.admin, kind, id],
   );
-  return rows[0];
+  if (!rows[0]) return undefined;
+  const { at_position, ...row } = rows[0];
+  return { row, position: Number(at_position) };
 }
 
 export async function listVisible(db: Queryable, kind: Kind, viewer: Viewer): Promise<CatalogRow[]> {
