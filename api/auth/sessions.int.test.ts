@@ -1,11 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '#api/config.ts';
-import { startServer } from '#api/server.ts';
 import { SESSION_CACHE_MS } from './sessions.ts';
-import { ADMIN_KEY, client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { client, PASSWORDS, startSecondProcess, startTestServer, type TestServer } from '../../tests/support/server.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -62,48 +57,21 @@ describe('sessions', () => {
   it('ends the sessions opened with a password that has since changed', async () => {
     const admin = await t.login('admin');
     const guest = await t.login('guest');
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-rotated-'));
-    const rotated = await startServer(
-      loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        DATABASE_URL: t.db.url,
-        GALLERY_PASSWORD: PASSWORDS.guest,
-        ADMIN_PASSWORD: 'a-new-admin-password',
-        AUDITOR_PASSWORD: PASSWORDS.auditor,
-        ADMIN_KEY,
-      }),
-      'api',
-    );
+    const rotated = await startSecondProcess(t, { ADMIN_PASSWORD: 'a-new-admin-password' });
     try {
-      const api = (token: string) => client(`http://127.0.0.1:${rotated.port}`, token);
+      const api = (token: string) => client(rotated.url, token);
       expect((await api(admin)('GET', '/api/auth/session')).status).toBe(401);
       expect((await api(guest)('GET', '/api/auth/session')).status).toBe(200);
     } finally {
       await rotated.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
   it('refuses a logged-out session at once on another process that had it in memory', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
-    const second = await startServer(
-      loadConfig({
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        DATABASE_URL: t.db.url,
-        GALLERY_PASSWORD: PASSWORDS.guest,
-        ADMIN_PASSWORD: PASSWORDS.admin,
-        AUDITOR_PASSWORD: PASSWORDS.auditor,
-        ADMIN_KEY,
-      }),
-      'api',
-    );
+    const second = await startSecondProcess(t);
     try {
       const token = await t.login('guest');
-      const there = client(`http://127.0.0.1:${second.port}`, token);
+      const there = client(second.url, token);
       // the second process has the session in memory now, for SESSION_CACHE_MS
       expect((await there('GET', '/api/auth/session')).status).toBe(200);
       expect((await client(t.url, token)('POST', '/api/auth/logout')).status).toBe(200);
@@ -113,7 +81,6 @@ describe('sessions', () => {
       expect(Date.now() - started).toBeLessThan(SESSION_CACHE_MS);
     } finally {
       await second.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

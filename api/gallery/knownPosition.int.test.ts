@@ -1,40 +1,27 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '#api/config.ts';
-import { startServer, type RunningServer } from '#api/server.ts';
 import { WROTE_COOKIE } from '../http/readYourWrites.ts';
-import { ADMIN_KEY, client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import {
+  client,
+  type SecondProcess,
+  startSecondProcess,
+  startTestServer,
+  type TestServer,
+} from '../../tests/support/server.ts';
 import { approved, meta, submitted } from '../../tests/support/fixtures.ts';
 
 // Decision 028: a gallery page is answered at the position this process knows, with no query, and a
 // browser that wrote carries its write's position to whichever process answers next.
 let t: TestServer;
-let second: RunningServer;
-let secondDir: string;
+let second: SecondProcess;
 beforeAll(async () => {
   t = await startTestServer();
-  secondDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    DATA_DIR: secondDir,
-    DATABASE_URL: t.db.url,
-    GALLERY_PASSWORD: PASSWORDS.guest,
-    ADMIN_PASSWORD: PASSWORDS.admin,
-    AUDITOR_PASSWORD: PASSWORDS.auditor,
-    ADMIN_KEY,
-    TZ: 'UTC',
-  });
-  second = await startServer(config, 'api');
+  second = await startSecondProcess(t);
   for (let id = 1; id <= 3; id++)
     await t.server.deps.store.append(`artwork-${id}`, 0, [submitted(id), approved(id)], meta());
   await t.server.runner!.wake();
 });
 afterAll(async () => {
   await second?.close();
-  fs.rmSync(secondDir, { recursive: true, force: true });
   await t.close();
 });
 
@@ -58,12 +45,12 @@ describe('gallery pages at the position the process knows', () => {
   it('shows a writer their like on another process whose tail has not read it yet', async () => {
     const token = await t.login('guest');
     const here = client(t.url, token);
-    const there = client(`http://127.0.0.1:${second.port}`, token);
-    await second.deps.realtime.reach(await catalogPosition());
+    const there = client(second.url, token);
+    await second.server.deps.realtime.reach(await catalogPosition());
     const before = (await there('GET', '/api/gallery?page=1')).body.items[0] as { id: number; likeCount: number };
 
     // the second process's tail is held where it was, as when its notification is late
-    const { known } = second.deps.realtime;
+    const { known } = second.server.deps.realtime;
     const held = known.at;
     vi.spyOn(known, 'at', 'get').mockReturnValue(held);
     try {
@@ -85,10 +72,10 @@ describe('gallery pages at the position the process knows', () => {
   });
 
   it('answers another visitor from memory until its tail has the change, then at once', async () => {
-    const other = client(`http://127.0.0.1:${second.port}`, await t.login('guest'));
-    await second.deps.realtime.reach(await catalogPosition());
+    const other = client(second.url, await t.login('guest'));
+    await second.server.deps.realtime.reach(await catalogPosition());
     const before = await other('GET', '/api/gallery?page=1');
-    const { known } = second.deps.realtime;
+    const { known } = second.server.deps.realtime;
     vi.spyOn(known, 'at', 'get').mockReturnValue(known.at);
     try {
       await t.server.deps.store.append('artwork-4', 0, [submitted(4), approved(4)], meta());
@@ -98,7 +85,7 @@ describe('gallery pages at the position the process knows', () => {
     } finally {
       vi.restoreAllMocks();
     }
-    await second.deps.realtime.reach(await catalogPosition());
+    await second.server.deps.realtime.reach(await catalogPosition());
     expect((await other('GET', '/api/gallery?page=1')).body.total).toBe(before.body.total + 1);
   });
 });

@@ -1,31 +1,21 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '#api/config.ts';
-import { startServer, type RunningServer } from '#api/server.ts';
-import { ADMIN_KEY, client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import {
+  client,
+  PASSWORDS,
+  type SecondProcess,
+  startSecondProcess,
+  startTestServer,
+  type TestServer,
+} from '../../tests/support/server.ts';
 
 let t: TestServer;
-let second: RunningServer;
+let second: SecondProcess;
 let secondUrl: string;
 beforeAll(async () => {
   t = await startTestServer({ TRUST_PROXY: 'loopback' });
   // a second API process on the same database, as production runs several
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    DATABASE_URL: t.db.url,
-    GALLERY_PASSWORD: PASSWORDS.guest,
-    ADMIN_PASSWORD: PASSWORDS.admin,
-    AUDITOR_PASSWORD: PASSWORDS.auditor,
-    ADMIN_KEY,
-    TRUST_PROXY: 'loopback',
-  });
-  second = await startServer(config, 'api');
-  secondUrl = `http://127.0.0.1:${second.port}`;
+  second = await startSecondProcess(t, { TRUST_PROXY: 'loopback' });
+  secondUrl = second.url;
 });
 afterAll(async () => {
   await second.close();

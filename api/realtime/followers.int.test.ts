@@ -1,36 +1,23 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '#api/config.ts';
-import { startServer, type RunningServer } from '#api/server.ts';
 import type { Presence } from '#contract/live.ts';
-import { ADMIN_KEY, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import {
+  type SecondProcess,
+  startSecondProcess,
+  startTestServer,
+  type TestServer,
+} from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
-let second: RunningServer;
+let second: SecondProcess;
 let secondUrl: string;
 const sockets: Socket[] = [];
 beforeAll(async () => {
   t = await startTestServer();
   // a second API process on the same database, as production runs several
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
-  second = await startServer(
-    loadConfig({
-      NODE_ENV: 'test',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DATABASE_URL: t.db.url,
-      GALLERY_PASSWORD: PASSWORDS.guest,
-      ADMIN_PASSWORD: PASSWORDS.admin,
-      AUDITOR_PASSWORD: PASSWORDS.auditor,
-      ADMIN_KEY,
-    }),
-    'api',
-  );
-  secondUrl = `http://127.0.0.1:${second.port}`;
+  second = await startSecondProcess(t);
+  secondUrl = second.url;
 });
 afterAll(async () => {
   for (const s of sockets) s.close();

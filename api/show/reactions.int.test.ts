@@ -1,11 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '#api/config.ts';
-import { startServer, type RunningServer } from '#api/server.ts';
-import { ADMIN_KEY, client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import {
+  client,
+  type SecondProcess,
+  startSecondProcess,
+  startTestServer,
+  type TestServer,
+} from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
 
 /**
@@ -13,32 +14,17 @@ import { waitFor } from '../../tests/support/wait.ts';
  * taps, an item gets at most 4 `reactions:burst` a second, and the bursts add up to its totals.
  */
 let t: TestServer;
-let second: RunningServer;
-let secondDir: string;
+let second: SecondProcess;
 const sockets: Socket[] = [];
 beforeAll(async () => {
   t = await startTestServer();
   // a second API process on the same database, as docker-compose.yml runs two
-  secondDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
-  second = await startServer(
-    loadConfig({
-      NODE_ENV: 'test',
-      PORT: '0',
-      DATA_DIR: secondDir,
-      DATABASE_URL: t.db.url,
-      GALLERY_PASSWORD: PASSWORDS.guest,
-      ADMIN_PASSWORD: PASSWORDS.admin,
-      AUDITOR_PASSWORD: PASSWORDS.auditor,
-      ADMIN_KEY,
-    }),
-    'api',
-  );
+  second = await startSecondProcess(t);
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
   await second?.close();
   await t?.close();
-  fs.rmSync(secondDir, { recursive: true, force: true });
 });
 
 type Counts = Record<string, number>;
@@ -64,7 +50,7 @@ async function approvedStory(admin: ReturnType<typeof client>, guest: ReturnType
 
 /** Followers tap on both processes, each on one item of `ids`; the accepted taps per item. */
 async function tapFor(ms: number, tokens: string[], ids: number[]) {
-  const urls = [t.url, `http://127.0.0.1:${second.port}`];
+  const urls = [t.url, second.url];
   const accepted = new Map(ids.map((id) => [id, 0]));
   const startedAt = performance.now();
   await Promise.all(
@@ -178,7 +164,7 @@ describe('reactions from two API processes (CONTRACT §7)', () => {
     const admin = client(t.url, await t.login('admin'));
     const token = await t.login('guest');
     const id = await approvedStory(admin, client(t.url, token), 'Three');
-    const urls = [t.url, `http://127.0.0.1:${second.port}`];
+    const urls = [t.url, second.url];
     // a visitor of its own: all 12 fall in its first window
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>

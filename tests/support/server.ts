@@ -17,15 +17,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real program on a fresh database and a temp DATA_DIR, listening on a free port. */
-export async function startTestServer(env: Record<string, string> = {}, role: Role = 'all'): Promise<TestServer> {
-  const db = await freshDatabase();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-data-'));
-  const config = loadConfig({
+/** The test settings for a process on `databaseUrl` with its own `dataDir`, free port, known passwords. */
+const testConfig = (databaseUrl: string, dataDir: string, env: Record<string, string>) =>
+  loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     DATA_DIR: dataDir,
-    DATABASE_URL: db.url,
+    DATABASE_URL: databaseUrl,
     GALLERY_PASSWORD: PASSWORDS.guest,
     ADMIN_PASSWORD: PASSWORDS.admin,
     AUDITOR_PASSWORD: PASSWORDS.auditor,
@@ -33,7 +31,12 @@ export async function startTestServer(env: Record<string, string> = {}, role: Ro
     TZ: 'UTC',
     ...env,
   });
-  const server = await startServer(config, role);
+
+/** The real program on a fresh database and a temp DATA_DIR, listening on a free port. */
+export async function startTestServer(env: Record<string, string> = {}, role: Role = 'all'): Promise<TestServer> {
+  const db = await freshDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-data-'));
+  const server = await startServer(testConfig(db.url, dataDir, env), role);
   const url = `http://127.0.0.1:${server.port}`;
   return {
     url,
@@ -52,6 +55,33 @@ export async function startTestServer(env: Record<string, string> = {}, role: Ro
     async close() {
       await server.close();
       await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SecondProcess {
+  url: string;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Another process of the program on the test server's database, as production runs several (an
+ * API process unless told otherwise), with a DATA_DIR of its own that closing removes.
+ */
+export async function startSecondProcess(
+  t: TestServer,
+  env: Record<string, string> = {},
+  role: Role = 'api',
+): Promise<SecondProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-second-'));
+  const server = await startServer(testConfig(t.db.url, dataDir, env), role);
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    server,
+    async close() {
+      await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
