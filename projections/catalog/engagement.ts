@@ -35,7 +35,7 @@ export async function listComments(
   kind: Kind,
   itemId: number,
 ): Promise<{ comments: CommentView[]; position: number }> {
-  const { rows } = await db.query<Partial<CommentRow> & { at_position: string }>(
+  const { rows } = await db.query<Partial<CommentRow> & { at_position: number }>(
     `SELECT here.at_position, c.*
      FROM (SELECT catalog_position() AS at_position) here
      LEFT JOIN catalog_comments c ON c.kind = $1 AND c.item_id = $2
@@ -43,7 +43,7 @@ export async function listComments(
     [kind, itemId],
   );
   const comments = rows.flatMap((r) => (r.id === null ? [] : [toCommentView(r as CommentRow)]));
-  return { comments, position: Number(rows[0]!.at_position) };
+  return { comments, position: rows[0]!.at_position };
 }
 
 export async function findComment(db: Queryable, commentId: number, kind?: Kind): Promise<CommentView | undefined> {
@@ -64,7 +64,7 @@ export async function likesOf(
   itemId: number,
   visitorKeys: string[],
 ): Promise<{ count: number; hasLiked: boolean; position: number }> {
-  const { rows } = await db.query<{ at_position: string; like_count: number; has_liked: boolean }>(
+  const { rows } = await db.query<{ at_position: number; like_count: number; has_liked: boolean }>(
     `SELECT catalog_position() AS at_position,
        coalesce((SELECT like_count FROM catalog_items WHERE kind = $1 AND id = $2), 0) AS like_count,
        EXISTS (
@@ -73,5 +73,5 @@ export async function likesOf(
     [kind, itemId, visitorKeys],
   );
   const row = rows[0]!;
-  return { count: row.like_count, hasLiked: row.has_liked, position: Number(row.at_position) };
+  return { count: row.like_count, hasLiked: row.has_liked, position: row.at_position };
 }

@@ -114,14 +114,19 @@ export function toView(row: CatalogRow, viewer: Viewer) {
 }
 export type ItemView = ReturnType<typeof toView>;
 
+/** One item (`$2` kind, `$3` id); guests (`$1` false) see it only when approved and not archived. */
+const ONE_ITEM = `WHERE c.kind = $2 AND c.id = $3 AND ($1::boolean OR (${VISIBLE}))`;
+
 /** One item; guests see it only when approved and not archived. */
 export async function findItem(db: Queryable, kind: Kind, id: number, viewer: Viewer): Promise<CatalogRow | undefined> {
-  return (await findItemAt(db, kind, id, viewer))?.row;
+  const { rows } = await db.query<CatalogRow>(`${SELECT_ROW} ${ONE_ITEM}`, [viewer.admin, kind, id]);
+  return rows[0];
 }
 
 /**
  * One item as `findItem` finds it, with the catalog position it reflects: read in the same statement
  * (one snapshot), so live messages with a higher position are exactly those it does not show yet.
+ * Only answers that live messages patch need the position; every other lookup uses `findItem`.
  */
 export async function findItemAt(
   db: Queryable,
@@ -129,13 +134,13 @@ export async function findItemAt(
   id: number,
   viewer: Viewer,
 ): Promise<{ row: CatalogRow; position: number } | undefined> {
-  const { rows } = await db.query<CatalogRow & { at_position: string }>(
-    `SELECT catalog_position() AS at_position, ${ROW_FROM} WHERE c.kind = $2 AND c.id = $3 AND ($1::boolean OR (${VISIBLE}))`,
+  const { rows } = await db.query<CatalogRow & { at_position: number }>(
+    `SELECT catalog_position() AS at_position, ${ROW_FROM} ${ONE_ITEM}`,
     [viewer.admin, kind, id],
   );
   if (!rows[0]) return undefined;
-  const { at_position, ...row } = rows[0];
-  return { row, position: Number(at_position) };
+  const { at_position: position, ...row } = rows[0];
+  return { row, position };
 }
 
 export async function listVisible(db: Queryable, kind: Kind, viewer: Viewer): Promise<CatalogRow[]> {
