@@ -13,11 +13,16 @@ const HOUR = 60 * MINUTE;
 export const LIMITS = {
   /** failed passwords or riddle answers from one address (IPv6 /64) without a known visitor cookie */
   secretPerAddress: { limit: 10, windowMs: MINUTE },
+  /** the same, over an hour: one address guesses at most 100 times an hour (ASVS's figure, per guesser) */
+  secretPerAddressHourly: { limit: 100, windowMs: HOUR },
   /** failed passwords from one browser holding a visitor cookie the server issued */
   secretPerVisitor: { limit: 10, windowMs: MINUTE },
   /** browsers with visitor cookies, together, from one address */
   secretKnownPerAddress: { limit: 30, windowMs: HOUR },
-  /** every failure against one secret (ASVS: at most 100 an hour) */
+  /**
+   * every failure against one secret, from anywhere: never refuses (a guesser does not control it, so
+   * it would lock out the room); reaching it writes `guessing.widespread` to the security log
+   */
   secretOverall: { limit: 100, windowMs: HOUR },
   submissions: { limit: 30, windowMs: HOUR },
   comments: { limit: 30, windowMs: 10 * MINUTE },
@@ -87,9 +92,12 @@ export interface SecretLimits {
  * request is refused while a bucket that applies to it is full, and the route counts a wrong answer
  * in each before it answers. (express-rate-limit counts every request and gives successes back
  * afterwards, so a burst of right passwords, a room logging in at once, would fill the buckets for a
- * moment; here it never does.) A browser the server knows (a visitor cookie it issued) is counted on
- * its own, so an attacker behind the office address, or one flooding the overall cap, does not lock
- * the right password out for colleagues.
+ * moment; here it never does.) Every bucket that refuses counts only what the guesser controls: its
+ * address group, or its browser when the server knows it (a visitor cookie it issued), so an attacker
+ * behind the office address does not lock the right password out for colleagues, and one guessing
+ * from many addresses locks out only those addresses (docs/decisions/060). Against guessing spread
+ * wide the defence is the secret's strength (api/secretStrength.ts); the count over everyone only
+ * raises the alarm.
  */
 export function secretLimits(
   db: Pick<pg.Pool, 'query'>,
@@ -102,9 +110,10 @@ export function secretLimits(
     store.init({ windowMs: spec.windowMs } as Options);
     return { ...spec, store };
   };
-  const anyone = () => true;
+  const stranger = (req: Request) => !trusted(req);
   const buckets = [
-    bucket({ name: `${secret}:addr`, ...LIMITS.secretPerAddress, key: addressKey, applies: (r) => !trusted(r) }),
+    bucket({ name: `${secret}:addr`, ...LIMITS.secretPerAddress, key: addressKey, applies: stranger }),
+    bucket({ name: `${secret}:addr-hour`, ...LIMITS.secretPerAddressHourly, key: addressKey, applies: stranger }),
     bucket({
       name: `${secret}:visitor`,
       ...LIMITS.secretPerVisitor,
@@ -112,16 +121,13 @@ export function secretLimits(
       applies: trusted,
     }),
     bucket({ name: `${secret}:known-addr`, ...LIMITS.secretKnownPerAddress, key: addressKey, applies: trusted }),
-    // every failure counts here; only unknown browsers are turned away by it
-    bucket({ name: `${secret}:all`, ...LIMITS.secretOverall, key: () => 'all', applies: anyone }),
   ];
-  const refusing = (req: Request, b: FailureBucket) =>
-    b.applies(req) && (b.name.endsWith(':all') ? !trusted(req) : true);
+  const everyone = bucket({ name: `${secret}:all`, ...LIMITS.secretOverall, key: () => 'all', applies: () => true });
   const event = secret === 'admin_key' ? 'admin_key.limited' : 'login.limited';
 
   return {
     async guard(req: Request, res: Response, next: NextFunction) {
-      for (const b of buckets.filter((b) => refusing(req, b))) {
+      for (const b of buckets.filter((b) => b.applies(req))) {
         const current = await b.store.get(b.key(req));
         if (current && current.totalHits >= b.limit) {
           const seconds = Math.max(1, Math.ceil((current.resetTime!.getTime() - Date.now()) / 1000));
@@ -134,7 +140,13 @@ export function secretLimits(
       next();
     },
     async failed(req: Request) {
-      await Promise.all(buckets.filter((b) => b.applies(req)).map((b) => b.store.increment(b.key(req))));
+      const counted = buckets.filter((b) => b.applies(req)).map((b) => b.store.increment(b.key(req)));
+      const overall = await everyone.store.increment('all');
+      await Promise.all(counted);
+      // once a window, when the failures from everywhere reach the figure one guesser may not pass
+      if (overall.totalHits === everyone.limit) {
+        await securityEvent(req, personal, 'guessing.widespread', { limit: everyone.name, secret });
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ export type SecurityEventName =
   | 'riddle.failed'
   | 'admin_key.failed'
   | 'admin_key.limited'
+  | 'guessing.widespread'
   | 'request.limited'
   | 'cross_site.refused';
 
