@@ -13,6 +13,7 @@ import { engagementRoutes } from './engagement/routes.ts';
 import { galleryRoutes } from './gallery/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { historyRoutes } from './history/routes.ts';
+import { Visitors } from './auth/visitor.ts';
 import { apiGuards } from './limits/guards.ts';
 import { mediaRoutes } from './media/routes.ts';
 import { muralRoutes } from './mural/routes.ts';
@@ -51,6 +52,7 @@ export function createApp(deps: Deps) {
   const api = express.Router();
   api.use(cookieParser());
   api.use(loadSession(deps.sessions));
+  api.use(new Visitors(deps.pool, deps.config.production).upgrade());
   // the session is checked before any body is read: without one, the answer is 401 whatever was sent
   api.use((req, res, next) =>
     PUBLIC_CALLS.has(`${req.method} ${req.path}`) ? next() : requireSession(req, res, next),

@@ -23,8 +23,11 @@ export interface MuralStrokeInput extends Pick<Stroke, 'color' | 'size' | 'opaci
 /** A stroke on the mural, as answered and sent live. */
 export interface MuralStroke extends MuralStrokeInput {
   id: number;
-  /** the author's visitor id: their own strokes are theirs to undo */
-  visitorId: string;
+  /**
+   * the author's public id: the same for all of one browser's strokes, theirs to undo; never the
+   * value that identifies the browser, which no one else ever receives (CONTRACT §9)
+   */
+  authorId: string;
   /** the log position it was drawn at: strokes are painted in this order */
   position: number;
 }
@@ -37,8 +40,8 @@ export interface MuralSnapshot {
   strokes: MuralStroke[];
   /** the log position this answer stands at: live messages after it are what is new */
   position: number;
-  /** the asker's own visitor id */
-  visitorId: string | null;
+  /** the asker's own public author id: the strokes that carry it are theirs */
+  authorId: string | null;
   /** once frozen, the artwork it became */
   artworkId: number | null;
 }

@@ -104,8 +104,9 @@ export function authRoutes(deps: AuthDeps) {
     res.json({ success: true });
   });
 
-  router.get('/auth/session', requireSession, (req, res) => {
-    res.json({ userType: req.session!.role, visitorId: req.session!.visitorId });
+  /** The role, and the browser's public author id (never the visitor id: decision 068). */
+  router.get('/auth/session', requireSession, async (req, res) => {
+    res.json({ userType: req.session!.role, authorId: await visitors.authorId(req.session!.visitorId) });
   });
 
   router.get('/tribute', requireSession, (_req, res) => {

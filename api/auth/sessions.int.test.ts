@@ -26,11 +26,12 @@ const sessionStatus = async (token: string) => (await client(t.url, token)('GET'
 describe('sessions', () => {
   it('ends the browser’s previous session at a new login, and keeps its visitor id', async () => {
     const guest = await loginWithCookies(PASSWORDS.guest);
-    const guestVisitor = (await client(t.url, guest.token)('GET', '/api/auth/session')).body.visitorId;
+    const guestVisitor = (await client(t.url, guest.token)('GET', '/api/auth/session')).body.authorId;
+    expect(guestVisitor).toMatch(/^a[0-9a-f]{32}$/);
     const admin = await loginWithCookies(PASSWORDS.admin, guest.cookies);
     expect(await sessionStatus(guest.token)).toBe(401);
     const after = await client(t.url, admin.token)('GET', '/api/auth/session');
-    expect(after.body).toMatchObject({ userType: 'admin', visitorId: guestVisitor });
+    expect(after.body).toMatchObject({ userType: 'admin', authorId: guestVisitor });
   });
 
   it('ends a session idle too long, and one past its absolute lifetime', async () => {

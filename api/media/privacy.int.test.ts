@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -151,7 +152,11 @@ describe('upload quotas per visitor and day', () => {
 
   it('counts bytes: a visitor with 2 GiB uploaded today gets 429', async () => {
     const token = await t.login('guest');
-    const { visitorId } = (await client(t.url, token)('GET', '/api/auth/session')).body;
+    const { rows } = await t.db.pool.query<{ visitorId: string }>(
+      `SELECT visitor_id AS "visitorId" FROM sessions WHERE token_hash = $1`,
+      [hash('sha256', token, 'hex')],
+    );
+    const { visitorId } = rows[0]!;
     await t.db.pool.query(
       `INSERT INTO media_uploads (id, key, media_type, mime_type, bytes, duration_seconds, browser_playable, uploaded_by)
        VALUES (gen_random_uuid(), 'uploads/big', 'video', 'video/mp4', $2, 3, true, $1)`,

@@ -56,14 +56,14 @@ describe('the mural (CONTRACT §8)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ state: 'open', width: 1600, height: 800, strokes: [], artworkId: null });
     expect(typeof res.body.position).toBe('number');
-    expect(typeof res.body.visitorId).toBe('string');
+    expect(typeof res.body.authorId).toBe('string');
   });
 
   it('takes a stroke: 201 with the stroke and its author, then everyone reads it in order', async () => {
-    const me = (await ann('GET', '/api/mural')).body.visitorId;
+    const me = (await ann('GET', '/api/mural')).body.authorId;
     const first = await ann('POST', '/api/mural/strokes', stroke());
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ ...stroke(), visitorId: me });
+    expect(first.body).toMatchObject({ ...stroke(), authorId: me });
     expect(first.body.id).toBeGreaterThan(0);
     const second = await bob('POST', '/api/mural/strokes', stroke({ tool: 'eraser', color: '#000000', size: 50 }));
     expect(second.status).toBe(201);
@@ -167,7 +167,7 @@ describe('the mural (CONTRACT §8)', () => {
     const one = (await ann('POST', '/api/mural/strokes', stroke({ color: '#16a34a' }))).body;
     await waitFor(async () => added.some((a) => a.stroke.id === one.id));
     const msg = added.find((a) => a.stroke.id === one.id)!;
-    expect(msg.stroke).toMatchObject({ ...stroke({ color: '#16a34a' }), id: one.id, visitorId: one.visitorId });
+    expect(msg.stroke).toMatchObject({ ...stroke({ color: '#16a34a' }), id: one.id, authorId: one.authorId });
     expect(msg.after).toBeLessThan(msg.position);
 
     // a late joiner: the snapshot, then a socket from its position hears only the newer strokes

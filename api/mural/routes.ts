@@ -81,7 +81,8 @@ export function muralRoutes(deps: Deps) {
       const draw = { type: 'Draw', data: { strokeId, visitorId, ...input }, now: metadata.now } as const;
       await handleCommand(store, muralStrokeStream(strokeId), strokeDecider, draw, metadata, { tx });
     });
-    const stroke: Omit<MuralStroke, 'position'> = { id: strokeId, visitorId, ...input };
+    const { rows: author } = await pool.query<{ id: string }>(`SELECT public_author_id($1) AS id`, [visitorId]);
+    const stroke: Omit<MuralStroke, 'position'> = { id: strokeId, authorId: author[0]!.id, ...input };
     res.status(201).json(stroke);
   });
 
@@ -145,7 +146,7 @@ export function muralRoutes(deps: Deps) {
       }
       const mural = await readMural(pool, null);
       const png = renderMural(mural.strokes);
-      const artists = new Set(mural.strokes.map((s) => s.visitorId)).size;
+      const artists = new Set(mural.strokes.map((s) => s.authorId)).size;
       const { artworkId, position: submittedAt } = await submitArtwork(
         deps,
         {

@@ -6,7 +6,7 @@ type Db = Pick<pg.Pool, 'query'>;
 
 interface StrokeRow {
   id: string;
-  visitor_id: string;
+  author_id: string;
   tool: 'brush' | 'eraser';
   color: string;
   size: number;
@@ -15,11 +15,11 @@ interface StrokeRow {
   seq: string;
 }
 
-const SELECT_STROKE = `SELECT id, visitor_id, tool, color, size, opacity, points, seq FROM catalog_mural_strokes`;
+const SELECT_STROKE = `SELECT id, author_id, tool, color, size, opacity, points, seq FROM catalog_mural_strokes`;
 
 const toStroke = (r: StrokeRow): MuralStroke => ({
   id: Number(r.id),
-  visitorId: r.visitor_id,
+  authorId: r.author_id,
   tool: r.tool,
   color: r.color,
   size: r.size,
@@ -39,13 +39,16 @@ export async function readMuralState(db: Db): Promise<{ state: MuralState; artwo
 /**
  * The whole mural as the catalog holds it, and the catalog position it stands at, read in one
  * snapshot (one REPEATABLE READ transaction): live messages after that position are exactly what is
- * new to its reader, nothing twice.
+ * new to its reader, nothing twice. `visitorId` is the reader's, answered as their public author id.
  */
 export async function readMural(pool: pg.Pool, visitorId: string | null): Promise<MuralSnapshot> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows: at } = await client.query<{ position: string }>(`SELECT catalog_position() AS position`);
+    const { rows: at } = await client.query<{ position: string; author_id: string | null }>(
+      `SELECT catalog_position() AS position, public_author_id($1) AS author_id`,
+      [visitorId],
+    );
     const { state, artworkId } = await readMuralState(client);
     const strokes = await readMuralStrokes(client);
     await client.query('COMMIT');
@@ -55,7 +58,7 @@ export async function readMural(pool: pg.Pool, visitorId: string | null): Promis
       height: MURAL_HEIGHT,
       strokes,
       position: Number(at[0]!.position),
-      visitorId,
+      authorId: at[0]!.author_id,
       artworkId,
     };
   } catch (error) {

@@ -15,8 +15,9 @@ const setState = (state: 'open' | 'locked' | 'frozen') =>
 
 export const muralStatements: Statements<MuralType> = {
   MuralStrokeDrawn: {
-    sql: `INSERT INTO catalog_mural_strokes (id, visitor_id, tool, color, size, opacity, points, seq, drawn_at)
-          SELECT r.id, r.visitor_id, r.tool, r.color, r.size, r.opacity, r.points, r.seq, r.drawn_at
+    // strokes name their author by a public id, never the visitor id (decision 068)
+    sql: `INSERT INTO catalog_mural_strokes (id, author_id, tool, color, size, opacity, points, seq, drawn_at)
+          SELECT r.id, public_author_id(r.visitor_id), r.tool, r.color, r.size, r.opacity, r.points, r.seq, r.drawn_at
           FROM jsonb_to_recordset($1::jsonb)
             AS r(id bigint, visitor_id text, tool text, color text, size real, opacity real, points jsonb, seq bigint, drawn_at timestamptz)
           ON CONFLICT (id) DO NOTHING`,

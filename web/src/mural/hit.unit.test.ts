@@ -9,7 +9,7 @@ const stroke = (id: number, points: Array<[number, number]>, tool: 'brush' | 'er
   size: 10,
   opacity: 100,
   points,
-  visitorId: 'v',
+  authorId: 'v',
   position: id,
 });
 

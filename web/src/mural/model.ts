@@ -22,7 +22,7 @@ export class MuralModel {
   state: MuralState = 'open';
   artworkId: number | null = null;
   position = -1;
-  visitorId: string | null = null;
+  authorId: string | null = null;
   readonly #recent: MuralMessage[] = [];
   static readonly KEEP = 2000;
 
@@ -32,7 +32,7 @@ export class MuralModel {
     this.state = snapshot.state;
     this.artworkId = snapshot.artworkId;
     this.position = snapshot.position;
-    this.visitorId = snapshot.visitorId;
+    this.authorId = snapshot.authorId;
     for (const m of this.#recent) this.#apply(m);
     return { kind: 'all' };
   }
@@ -73,6 +73,6 @@ export class MuralModel {
 
   /** This visitor's strokes, oldest first: what undo takes back, last first. */
   own(): MuralStroke[] {
-    return [...this.strokes.values()].filter((s) => s.visitorId === this.visitorId);
+    return [...this.strokes.values()].filter((s) => s.authorId === this.authorId);
   }
 }

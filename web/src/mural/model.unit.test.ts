@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { MuralSnapshot, MuralStroke } from '../../../contract/mural.ts';
 import { MuralModel, type MuralMessage } from './model.ts';
 
-const stroke = (id: number, position: number, visitorId = 'me'): MuralStroke => ({
+const stroke = (id: number, position: number, authorId = 'me'): MuralStroke => ({
   id,
   position,
-  visitorId,
+  authorId,
   tool: 'brush',
   color: '#dc2626',
   size: 5,
@@ -18,7 +18,7 @@ const snapshot = (position: number, strokes: MuralStroke[]): MuralSnapshot => ({
   height: 800,
   strokes,
   position,
-  visitorId: 'me',
+  authorId: 'me',
   artworkId: null,
 });
 const added = (s: MuralStroke): MuralMessage => ({

@@ -105,7 +105,7 @@ function MuralPage() {
 
   afterPaint.current = (change) => {
     if (change.kind === 'add') settlePending();
-    if (change.kind === 'state' || change.kind === 'all' || change.stroke.visitorId === model.visitorId) refreshUi();
+    if (change.kind === 'state' || change.kind === 'all' || change.stroke.authorId === model.authorId) refreshUi();
   };
 
   useEffect(() => {
