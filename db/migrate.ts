@@ -23,6 +23,10 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
       await client.query(fs.readFileSync(path.join(dir, file), 'utf8'));
       await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
     }
+    // a database restored from a cluster that had used more transaction ids opens a new era of the
+    // log here, before anything reads the order (decision 076)
+    const { rows: era } = await client.query<{ known: boolean }>(`SELECT to_regproc('log_era') IS NOT NULL AS known`);
+    if (era[0]!.known) await client.query('SELECT log_era()');
     return fresh;
   });
 }

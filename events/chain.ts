@@ -47,13 +47,17 @@ interface LinkRow extends EventRow {
   hash: string;
   scheme: number;
   event_position: number | null;
+  era: number | null;
   transaction_id: string | null;
   legacy: string | null;
 }
 
-/** Compares (transaction_id, position) pairs: the commit order the sealer turned into seq. */
-function commitOrderAfter(a: [bigint, number], b: [bigint, number]): boolean {
-  return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+type CommitOrder = [era: number, transactionId: bigint, position: number];
+
+/** Compares (era, transaction_id, position): the commit order the sealer turned into seq. */
+function commitOrderAfter(a: CommitOrder, b: CommitOrder): boolean {
+  if (a[0] !== b[0]) return a[0] > b[0];
+  return a[1] > b[1] || (a[1] === b[1] && a[2] > b[2]);
 }
 
 /**
@@ -73,7 +77,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
   let expectedSeq = 1;
   let checked = 0;
   let lastScheme = 0;
-  let lastCommit: [bigint, number] = [-1n, 0];
+  let lastCommit: CommitOrder = [-1, -1n, 0];
   let startAt = 1;
   if (options.from && options.from.seq > 0) {
     startAt = options.from.seq;
@@ -91,7 +95,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
   for (let after = startAt; ;) {
     const { rows } = await db.query<LinkRow>(
       `SELECT c.seq, c.position, c.prev_hash, c.hash, c.scheme, e.position AS event_position,
-         e.transaction_id::text AS transaction_id, ${EVENT_COLUMNS_SQL},
+         e.era, e.transaction_id::text AS transaction_id, ${EVENT_COLUMNS_SQL},
          CASE WHEN c.scheme = 1 AND e.position IS NOT NULL THEN event_canonical_text(e) END AS legacy
        FROM event_chain c LEFT JOIN events e ON e.position = c.position
        WHERE c.seq >= $1 ORDER BY c.seq LIMIT $2`,
@@ -100,7 +104,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
     for (const row of rows) {
       if (row.seq !== expectedSeq) return fail(expectedSeq, null, `chain entry ${expectedSeq} is missing`);
       if (row.event_position === null) return fail(row.seq, row.position, 'event removed');
-      const commit: [bigint, number] = [BigInt(row.transaction_id!), row.position];
+      const commit: CommitOrder = [row.era!, BigInt(row.transaction_id!), row.position];
       if (options.from && row.seq === options.from.seq) {
         // the head verified before: it must still be there, unchanged
         if (row.hash !== options.from.hash) return fail(row.seq, row.position, 'disagrees with the anchored head');
@@ -141,13 +145,14 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
     `SELECT e.position FROM events e
      JOIN projection_checkpoints c ON c.name = $1
      LEFT JOIN event_chain ch ON ch.position = e.position
-     WHERE ch.position IS NULL AND (e.transaction_id, e.position) <= (c.transaction_id, c.position)
+     WHERE ch.position IS NULL AND (e.era, e.transaction_id, e.position) <= (c.era, c.transaction_id, c.position)
      ORDER BY e.position LIMIT 1`,
     [CHAIN_PROJECTION],
   );
   if (stray[0]) return fail(head.seq + 1, stray[0].position, 'event inserted');
   const { rows: future } = await db.query<{ position: number }>(
-    `SELECT position FROM events WHERE transaction_id >= pg_snapshot_xmax(pg_current_snapshot())
+    `SELECT position FROM events WHERE era = (SELECT max(era) FROM log_eras)
+       AND transaction_id >= pg_snapshot_xmax(pg_current_snapshot())
      ORDER BY position LIMIT 1`,
   );
   if (future[0]) return fail(head.seq + 1, future[0].position, 'event in a future transaction');

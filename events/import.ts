@@ -21,7 +21,11 @@ const RUN = 1000;
 
 async function* events(file: string): AsyncGenerator<ChainEvent> {
   const lines = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line) yield JSON.parse(line) as ChainEvent;
+  for await (const line of lines) {
+    if (!line) continue;
+    const parsed = JSON.parse(line) as ChainEvent | { end: unknown };
+    if (!('end' in parsed)) yield parsed;
+  }
 }
 
 /**
@@ -90,9 +94,10 @@ export async function importNdjson(pool: pg.Pool, file: string): Promise<{ impor
       }
       const last = batch.at(-1)!;
       await db.query(
-        `INSERT INTO projection_checkpoints (name, transaction_id, position, seq)
-         VALUES ($1, pg_current_xact_id(), $2, $3)
-         ON CONFLICT (name) DO UPDATE SET transaction_id = excluded.transaction_id, position = excluded.position,
+        `INSERT INTO projection_checkpoints (name, era, transaction_id, position, seq)
+         VALUES ($1, (SELECT era FROM events WHERE position = $2), pg_current_xact_id(), $2, $3)
+         ON CONFLICT (name) DO UPDATE SET era = excluded.era, transaction_id = excluded.transaction_id,
+           position = excluded.position,
            seq = excluded.seq, updated_at = now()`,
         [CHAIN_PROJECTION, last.position, last.seq],
       );

@@ -8,6 +8,8 @@ export type ExpectedVersion = number | 'any';
 
 interface Recorded {
   position: number;
+  /** the log's era (a logical restore into a younger cluster opens a new one, decision 076) */
+  era: number;
   transactionId: string;
   streamId: string;
   streamVersion: number;
@@ -22,24 +24,26 @@ export type RecordedEvent<E extends DomainEvent = DomainEvent> = E extends unkno
   ? Recorded & { type: E['type']; data: E['data'] }
   : never;
 
-/** Where a reader stands in the global order: (transaction id, position), compared as a pair. */
+/** Where a reader stands in the global order: (era, transaction id, position), compared in that order. */
 export interface Checkpoint {
+  era: number;
   transactionId: string;
   position: number;
 }
-export const START: Checkpoint = { transactionId: '0', position: 0 };
+export const START: Checkpoint = { era: 0, transactionId: '0', position: 0 };
 
 const UNIQUE_VIOLATION = '23505';
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
 // seq is the event's place in the hash chain, once sealed: the cursor live clients see.
-const SELECT_EVENT = `SELECT e.position, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version,
+const SELECT_EVENT = `SELECT e.position, e.era, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version,
   e.type, e.schema_version, e.data, e.metadata, e.recorded_at, c.seq
   FROM events e LEFT JOIN event_chain c ON c.position = e.position`;
 
 export interface EventRow {
   position: number;
+  era: number;
   transaction_id: string;
   stream_id: string;
   stream_version: number;
@@ -54,6 +58,7 @@ export interface EventRow {
 /** An event as stored, not decoded: what the sealer hashes, and what a projection decodes one by one. */
 export interface StoredEvent {
   position: number;
+  era: number;
   transactionId: string;
   type: string;
   seq: number | null;
@@ -62,6 +67,7 @@ export interface StoredEvent {
 
 const stored = (row: EventRow): StoredEvent => ({
   position: row.position,
+  era: row.era,
   transactionId: row.transaction_id,
   type: row.type,
   seq: row.seq,
@@ -72,6 +78,7 @@ export function decodeRow(row: EventRow): RecordedEvent {
   const { type, data } = registry.decode(row.type, row.schema_version, row.data);
   return {
     position: row.position,
+    era: row.era,
     transactionId: row.transaction_id,
     streamId: row.stream_id,
     streamVersion: row.stream_version,
@@ -232,7 +239,8 @@ export class EventStore {
 
   /**
    * Events after the checkpoint in global order, only from transactions older than every one still
-   * running: a transaction that commits late can never be overtaken.
+   * running: a transaction that commits late can never be overtaken. Events of an era before the
+   * current one came from another cluster (a restore, decision 076): all of them have committed.
    */
   async readAfter(checkpoint: Checkpoint, limit: number, db: Queryable = this.pool): Promise<RecordedEvent[]> {
     return (await this.readCommitted(checkpoint, limit, db)).map((e) => decodeRow(e.row));
@@ -242,11 +250,12 @@ export class EventStore {
   async readCommitted(checkpoint: Checkpoint, limit: number, db: Queryable = this.pool): Promise<StoredEvent[]> {
     const { rows } = await db.query<EventRow>(
       `${SELECT_EVENT}
-       WHERE (e.transaction_id, e.position) > ($1::xid8, $2::bigint)
-         AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY e.transaction_id, e.position
-       LIMIT $3`,
-      [checkpoint.transactionId, checkpoint.position, limit],
+       WHERE (e.era, e.transaction_id, e.position) > ($1::int, $2::xid8, $3::bigint)
+         AND (e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              OR e.era < (SELECT max(era) FROM log_eras))
+       ORDER BY e.era, e.transaction_id, e.position
+       LIMIT $4`,
+      [checkpoint.era, checkpoint.transactionId, checkpoint.position, limit],
     );
     return rows.map(stored);
   }

@@ -27,6 +27,7 @@ export type BatchHook = (events: readonly RecordedEvent[], db: pg.PoolClient) =>
 export type CommittedListener = (projection: string, events: readonly RecordedEvent[]) => void;
 
 interface CheckpointRow {
+  era: number;
   transactionId: string;
   position: number;
   seq: number;
@@ -35,8 +36,8 @@ interface CheckpointRow {
 /** Locks the projection's checkpoint row for this transaction: one runner per projection at a time. */
 export async function lockCheckpoint(db: pg.PoolClient, name: string): Promise<CheckpointRow> {
   const select = () =>
-    db.query<{ transaction_id: string; position: number; seq: number }>(
-      `SELECT transaction_id::text, position, seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
+    db.query<{ era: number; transaction_id: string; position: number; seq: number }>(
+      `SELECT era, transaction_id::text, position, seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE`,
       [name],
     );
   let { rows } = await select();
@@ -45,14 +46,14 @@ export async function lockCheckpoint(db: pg.PoolClient, name: string): Promise<C
     ({ rows } = await select());
   }
   const row = rows[0]!;
-  return { transactionId: row.transaction_id, position: row.position, seq: row.seq };
+  return { era: row.era, transactionId: row.transaction_id, position: row.position, seq: row.seq };
 }
 
 async function moveCheckpoint(db: pg.PoolClient, name: string, last: StoredEvent, seq: number) {
   await db.query(
-    `UPDATE projection_checkpoints SET transaction_id = $2::xid8, position = $3, seq = $4, updated_at = now()
+    `UPDATE projection_checkpoints SET era = $5, transaction_id = $2::xid8, position = $3, seq = $4, updated_at = now()
      WHERE name = $1`,
-    [name, last.transactionId, last.position, seq],
+    [name, last.transactionId, last.position, seq, last.era],
   );
 }
 
@@ -230,10 +231,11 @@ export class ProjectionRunner {
     }
   }
 
-  /** Events committed by transactions not yet below the horizon, or still running. */
+  /** Events of this era committed by transactions not yet below the horizon, or still running. */
   async #eventsInFlight(): Promise<boolean> {
     const { rows } = await this.#store.pool.query<{ pending: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS pending`,
+      `SELECT EXISTS (SELECT 1 FROM events WHERE era = (SELECT max(era) FROM log_eras)
+         AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS pending`,
     );
     return rows[0]!.pending;
   }

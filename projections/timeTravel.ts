@@ -180,7 +180,7 @@ export class TimeTravel {
       const upto = Math.min(to, after + READ_BATCH, forward ? nextSnapshot(after) : to);
       const rows = reader
         .query<EventRow>(
-          `SELECT e.position, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version, e.type,
+          `SELECT e.position, e.era, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version, e.type,
              e.schema_version, e.data, e.metadata, e.recorded_at, c.seq
            FROM event_chain c JOIN events e ON e.position = c.position
            WHERE c.seq > $1 AND c.seq <= $2 ORDER BY c.seq`,

@@ -17,7 +17,7 @@ export async function catalogReached(
     const { rows } = await db.query<{ at: string }>(
       `SELECT c.seq AS at FROM events e, projection_checkpoints c
        WHERE e.position = $1 AND c.name = 'catalog'
-         AND (e.transaction_id, e.position) <= (c.transaction_id, c.position)`,
+         AND (e.era, e.transaction_id, e.position) <= (c.era, c.transaction_id, c.position)`,
       [position],
     );
     if (rows[0]) return Number(rows[0].at);

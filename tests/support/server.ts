@@ -18,7 +18,7 @@ export interface TestServer {
 }
 
 /** The test settings for a process on `databaseUrl` with its own `dataDir`, free port, known passwords. */
-const testConfig = (databaseUrl: string, dataDir: string, env: Record<string, string>) =>
+export const testConfig = (databaseUrl: string, dataDir: string, env: Record<string, string>) =>
   loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
