@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { benchAbuse } from './abuse.ts';
 import { benchConvergence } from './convergence.ts';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
@@ -30,6 +31,8 @@ for (const [name, run] of [
   ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
   ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
   ['mural', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchMural(db.url)],
+  // two runs, each on a fresh database of its own; the benchmark database goes unused
+  ['abuse', () => benchAbuse(benchDatabase)],
   // starts its own database and processes; the benchmark database goes unused
   ['convergence', () => benchConvergence()],
 ] as const) {
