@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { LiveMessage, Room } from '#contract/live.ts';
 import { PgListener } from '#db/listener.ts';
+import { forgets, type Forgetting } from '#projections/live/forgetting.ts';
 import { LIVE_CHANNEL, LIVE_RETENTION } from '#projections/live/outbox.ts';
 import { log } from '../observability/logger.ts';
 
@@ -40,6 +41,8 @@ export function forCatchUp(messages: readonly LiveMessage[]): LiveMessage[] {
 
 interface Row {
   upto: number;
+  pruned: number;
+  forgotten: Forgetting[];
   position: number | null;
   room: Room;
   event: string;
@@ -144,10 +147,15 @@ export class LiveTail {
   /** One read; true when it was cut short and there is more. */
   async #pullOnce(): Promise<boolean> {
     const from = this.#position;
-    // one statement, one snapshot: the checkpoint and the messages it covers agree
+    // one statement, one snapshot: the checkpoint, the messages it covers, what the outbox pruned and
+    // what deletes and erasures made it forget all agree
     const { rows } = await this.#pool.query<Row>(
       `WITH cp AS (SELECT catalog_position() AS upto)
-       SELECT cp.upto, m.position, m.room, m.event, m.payload FROM cp
+       SELECT cp.upto, s.pruned_through AS pruned, coalesce((
+           SELECT json_agg(json_build_object('position', f.position, 'items', f.items, 'comments', f.comments))
+           FROM live_forgotten f WHERE f.position > $1 AND f.position <= cp.upto), '[]') AS forgotten,
+         m.position, m.room, m.event, m.payload
+       FROM cp CROSS JOIN live_state s
        LEFT JOIN LATERAL (
          SELECT * FROM live_messages WHERE position > $1 AND position <= cp.upto ORDER BY position, ord LIMIT $2
        ) m ON true`,
@@ -155,14 +163,21 @@ export class LiveTail {
     );
     if (this.#stopped || this.#position !== from) return false;
     let upto = rows[0]?.upto ?? from;
-    let found = rows.filter((r) => r.position !== null);
+    let found: Array<Pick<Row, 'position' | 'room' | 'event' | 'payload'>> = rows.filter((r) => r.position !== null);
     const cut = found.length === PULL_LIMIT;
     if (cut) {
-      // never split one position's messages across two reads
+      // never split one position's messages across two reads; a position that alone fills a read
+      // (an erasure of a prolific person) is read whole, on its own
       const lastPosition = found.at(-1)!.position!;
-      found = found.filter((r) => r.position !== lastPosition);
-      upto = lastPosition - 1;
+      if (found[0]!.position === lastPosition) {
+        found = await this.#wholePosition(lastPosition);
+        upto = lastPosition;
+      } else {
+        found = found.filter((r) => r.position !== lastPosition);
+        upto = lastPosition - 1;
+      }
     }
+    this.#forget(rows[0]?.pruned ?? 0, rows[0]?.forgotten ?? []);
     if (upto <= from) return false;
     this.#position = upto;
     if (found.length) {
@@ -178,6 +193,28 @@ export class LiveTail {
     // oxlint-disable-next-line unicorn/no-useless-spread
     for (const wake of [...this.#waiters]) wake();
     return cut;
+  }
+
+  async #wholePosition(position: number) {
+    const { rows } = await this.#pool.query<Pick<Row, 'position' | 'room' | 'event' | 'payload'>>(
+      `SELECT position, room, event, payload FROM live_messages WHERE position = $1 ORDER BY ord`,
+      [position],
+    );
+    return rows;
+  }
+
+  /**
+   * What the outbox no longer holds, memory no longer gives: a catch-up from before what was pruned
+   * refetches, and the messages a delete or an erasure took are not sent again (decision 073).
+   */
+  #forget(pruned: number, forgotten: readonly Forgetting[]) {
+    if (pruned > this.#recentFrom) {
+      this.#recent = this.#recent.filter((m) => m.position > pruned);
+      this.#recentFrom = pruned;
+    }
+    if (forgotten.length) {
+      this.#recent = this.#recent.filter((m) => !forgotten.some((f) => forgets(f, m.message.event, m.message.payload)));
+    }
   }
 
   #remember(messages: Array<OutboxMessage & { position: number }>) {

@@ -132,14 +132,24 @@ export function coalesce(changes: Array<Change & { position: number }>) {
     .map((c) => (c.what === 'reactions' ? { ...c, counts: taps.get(`reactions:${c.kind}:${c.id}`)! } : c));
 }
 
-/** The items an erasure took (they leave every open screen); the event itself names none. */
-async function erasedItems(db: Pick<pg.Pool, 'query'>, subjectId: number) {
-  const { rows } = await db.query<{ kind: Kind; id: number }>(
+/**
+ * What an erasure took from open screens (the event itself names nothing): the person's items, and
+ * their comments on items that stay, with the item each was posted on.
+ */
+async function erasedOf(db: Pick<pg.Pool, 'query'>, subjectId: number) {
+  const { rows: items } = await db.query<{ kind: Kind; id: number }>(
     `SELECT substring(stream_id FROM '^([a-z]+)-') AS kind, substring(stream_id FROM '-(\\d+)$')::int AS id
      FROM erased_streams WHERE subject_id = $1 AND stream_id ~ '^(artwork|story|media)-\\d+$' ORDER BY stream_id`,
     [subjectId],
   );
-  return rows;
+  const { rows: comments } = await db.query<{ kind: Kind; id: number; comment_id: number }>(
+    `SELECT e.data->>'kind' AS kind, (e.data->>'itemId')::int AS id, (e.data->>'commentId')::int AS comment_id
+     FROM erased_streams s JOIN events e ON e.stream_id = s.stream_id AND e.type = 'CommentPosted'
+     WHERE s.subject_id = $1 AND s.stream_id ~ '^comment-\\d+$' ORDER BY comment_id`,
+    [subjectId],
+  );
+  const gone = new Set(items.map((i) => `${i.kind}-${i.id}`));
+  return { items, comments: comments.filter((c) => !gone.has(`${c.kind}-${c.id}`)) };
 }
 
 /**
@@ -181,10 +191,23 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
       continue;
     }
     if (c.what === 'erased') {
-      for (const { kind, id } of await erasedItems(db, c.subjectId)) {
+      // one step for every screen: the items leave, the person's comments leave the items that stay,
+      // and the admins' queue counts change once (decision 073)
+      const erased = await erasedOf(db, c.subjectId);
+      for (const { kind, id } of erased.items) {
         messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
-        messages.push({ event: 'admin:queue-changed', payload: { position, kind, ...counts! } });
       }
+      for (const { kind, id, comment_id: commentId } of erased.comments) {
+        const row = await item(kind, id);
+        if (row) {
+          messages.push({
+            event: 'comments:removed',
+            payload: { position, kind, id, commentId, commentCount: row.comment_count },
+          });
+        }
+      }
+      const last = erased.items.at(-1);
+      if (last) messages.push({ event: 'admin:queue-changed', payload: { position, kind: last.kind, ...counts! } });
       continue;
     }
     const { kind, id } = c;

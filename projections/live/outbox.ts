@@ -1,14 +1,13 @@
 import type pg from 'pg';
 import { ROOM_OF, ROOMS } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
+import { forgets, forgettingsIn, forgetInOutbox } from './forgetting.ts';
 import { messagesFor, type ServerMessage } from './messages.ts';
 
 export const LIVE_CHANNEL = 'tribute_live';
 /** How far back (in log positions) the outbox keeps messages for reconnecting clients. */
 export const LIVE_RETENTION = 5000;
 const PRUNE_EVERY = 500;
-/** The events after which the outbox keeps nothing from before: they take names and words away. */
-const FORGETTING = new Set(['SubjectErased', 'ArtworkDeleted', 'StoryDeleted', 'MediaDeleted']);
 
 /**
  * Writes a catalog batch's live messages into the outbox, inside the batch's transaction (run as the
@@ -22,20 +21,14 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
   // delivered when the batch commits, even one without messages: every API process's tail then
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
-  const unplaced = await messagesFor(db, events);
-  // an erasure takes the person's words out of the catch-up buffer too, as a delete takes the item's
-  // (decision 050): everything before it is pruned, and a client that was away since then refetches
-  const erasure = events.findLast((e) => FORGETTING.has(e.type))?.seq ?? null;
-  if (unplaced.length === 0) {
-    if (erasure !== null) {
-      await db.query(
-        `WITH gone AS (DELETE FROM live_messages WHERE position < $1)
-         UPDATE live_state SET pruned_through = greatest(pruned_through, $1 - 1)`,
-        [erasure],
-      );
-    }
-    return;
-  }
+  // a delete or an erasure takes the words it forgets out of the catch-up buffer (decision 073): the
+  // messages naming those items and comments, of this batch and of the outbox, and nothing else
+  const forgettings = await forgettingsIn(db, events);
+  const unplaced = (await messagesFor(db, events)).filter(
+    (m) => !forgettings.some((f) => forgets(f, m.event, m.payload)),
+  );
+  for (const f of forgettings) await forgetInOutbox(db, f);
+  if (unplaced.length === 0) return;
   const { rows } = await db.query<{ last_everyone: number; last_any: number; pruned_through: number }>(
     `SELECT last_everyone, last_any, pruned_through FROM live_state`,
   );
@@ -77,9 +70,14 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
     ],
   );
   const last = messages.at(-1)!.payload.position;
-  let prune = last - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? last - LIVE_RETENTION : prunedThrough;
-  if (erasure !== null) prune = Math.max(prune, erasure - 1);
-  if (prune !== prunedThrough) await db.query(`DELETE FROM live_messages WHERE position <= $1`, [prune]);
+  const prune = last - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? last - LIVE_RETENTION : prunedThrough;
+  if (prune !== prunedThrough) {
+    await db.query(
+      `WITH forgotten AS (DELETE FROM live_forgotten WHERE position <= $1)
+       DELETE FROM live_messages WHERE position <= $1`,
+      [prune],
+    );
+  }
   await db.query(`UPDATE live_state SET last_everyone = $1, last_any = $2, pruned_through = $3`, [
     lastEveryone,
     lastAny,
