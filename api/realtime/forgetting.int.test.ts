@@ -52,9 +52,6 @@ async function catchUp(url: string, since: number): Promise<SyncBatch> {
   return batch;
 }
 
-const catalogAt = async () =>
-  (await t.db.pool.query<{ at: number }>(`SELECT catalog_position()::int AS at`)).rows[0]!.at;
-
 /** Waits until every appended event is sealed and folded, and this process's tail has sent it. */
 async function settled() {
   await t.server.runner!.wake();
