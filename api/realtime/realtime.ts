@@ -115,14 +115,17 @@ export class Realtime {
       } catch {
         // a cookie header that cannot be read is no session
       }
-      sessions
-        .find(token)
-        .catch(() => undefined)
-        .then((session) => {
+      sessions.find(token).then(
+        (session) => {
           if (!session) return next(new Error('Authentication required'));
           socket.data.session = session;
           next();
-        });
+        },
+        () => {
+          // the database is away: not a refusal, and the client comes back by itself (web/src/live/client.ts)
+          next(Object.assign(new Error('Live updates are unavailable right now'), { data: { retry: true } }));
+        },
+      );
     });
     this.io.on('connection', (socket) => {
       this.#welcome(socket).catch((error) => {

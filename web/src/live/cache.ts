@@ -6,10 +6,20 @@ import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
 import { showKeys, type ShowAnswer } from '../queries/show.ts';
 import type { LiveMessage } from './sequence.ts';
 
-type PatchMessage = Extract<LiveMessage, { event: 'likes:changed' | 'comments:added' | 'comments:removed' }>;
+type PatchMessage = Extract<
+  LiveMessage,
+  { event: 'likes:changed' | 'comments:added' | 'comments:removed' | 'reactions:burst' | 'admin:queue-changed' }
+>;
+type CountMessage = Extract<PatchMessage, { event: 'likes:changed' | 'comments:added' | 'comments:removed' }>;
 
-const isPatch = (message: LiveMessage): message is PatchMessage =>
-  message.event === 'likes:changed' || message.event === 'comments:added' || message.event === 'comments:removed';
+const PATCHES = new Set<string>([
+  'likes:changed',
+  'comments:added',
+  'comments:removed',
+  'reactions:burst',
+  'admin:queue-changed',
+]);
+const isPatch = (message: LiveMessage): message is PatchMessage => PATCHES.has(message.event);
 
 interface Counted {
   kind?: GalleryKind;
@@ -18,20 +28,30 @@ interface Counted {
   commentCount?: number;
 }
 
-function countersOf(message: PatchMessage): Partial<Pick<Counted, 'likeCount' | 'commentCount'>> {
+function countersOf(message: PatchMessage): Partial<Pick<Counted, 'likeCount' | 'commentCount'>> & {
+  reactions?: unknown;
+} {
+  if (message.event === 'reactions:burst') return { reactions: message.payload.totals };
   return message.event === 'likes:changed'
     ? { likeCount: message.payload.likeCount }
-    : { commentCount: message.payload.commentCount };
+    : { commentCount: (message as CountMessage & { payload: { commentCount: number } }).payload.commentCount };
 }
 
 const sameItem = (key: QueryKey, kind: GalleryKind, id: number) => key[0] === ITEM_KINDS[kind].key && key[1] === id;
 
 /**
  * One live patch on one query's data, whatever the query: a gallery page (or the reveal deck), an
- * item, its like state or its comments. Pure, so the same patch can be laid again on a late answer.
+ * item, its like state or its comments, the admin queue's counts. Pure, so the same patch can be
+ * laid again on a late answer: totals (likes, comments, reactions, the queue) are never undone by
+ * an answer that left before them.
  */
 export function patchData(key: QueryKey, data: unknown, message: PatchMessage): unknown {
   if (data === undefined || data === null) return data;
+  if (message.event === 'admin:queue-changed') {
+    if (key[0] !== adminKeys.queue[0] || key[1] !== adminKeys.queue[1] || key.length !== 2) return data;
+    const { pending, archived } = message.payload;
+    return { ...(data as object), pending, archived };
+  }
   const { kind, id } = message.payload;
   const counters = countersOf(message);
   if (key[0] === galleryKeys.all[0]) {
@@ -134,9 +154,14 @@ export class LiveCache {
       this.#recent.push({ clock: ++this.#clock, message });
       if (this.#recent.length > LiveCache.KEEP) this.#recent.shift();
       patchCache(queryClient, message);
-      return;
     }
     switch (message.event) {
+      case 'likes:changed':
+      case 'comments:added':
+      case 'comments:removed':
+      case 'reactions:burst':
+        // the floating reactions listen through useLiveMessages; the totals are patched above
+        return;
       case 'gallery:item-added':
       case 'gallery:item-removed': {
         const { kind } = message.payload;
@@ -147,8 +172,11 @@ export class LiveCache {
         return;
       }
       case 'admin:queue-changed': {
-        const { pending, archived } = message.payload;
-        queryClient.setQueryData<AdminQueue>(adminKeys.queue, { pending, archived });
+        // the counts are patched above (and on a late answer); the lists behind them load again
+        if (queryClient.getQueryData(adminKeys.queue) === undefined) {
+          const { pending, archived } = message.payload;
+          queryClient.setQueryData<AdminQueue>(adminKeys.queue, { pending, archived });
+        }
         this.invalidate({
           queryKey: adminKeys.all,
           predicate: (query) => query.queryKey[1] !== adminKeys.queue[1],
@@ -162,24 +190,6 @@ export class LiveCache {
           old && old.position > position ? old : { upNext: [], ...old, position, state, current, index, total },
         );
         this.invalidate({ queryKey: showKeys.status, exact: true });
-        return;
-      }
-      case 'reactions:burst': {
-        // the floating reactions listen through useLiveMessages; the totals go on the item wherever it is cached
-        const { kind, id, totals } = message.payload;
-        for (const query of queryClient.getQueryCache().getAll()) {
-          const { queryKey } = query;
-          const data = query.state.data as { items?: Counted[] } | undefined;
-          if (!data) continue;
-          if (queryKey[0] === galleryKeys.all[0] && data.items?.some((i) => i.kind === kind && i.id === id)) {
-            queryClient.setQueryData(queryKey, {
-              ...data,
-              items: data.items.map((i) => (i.kind === kind && i.id === id ? { ...i, reactions: totals } : i)),
-            });
-          } else if (queryKey.length === 2 && sameItem(queryKey, kind, id)) {
-            queryClient.setQueryData(queryKey, { ...data, reactions: totals });
-          }
-        }
         return;
       }
       case 'mural:stroke-added':

@@ -89,3 +89,43 @@ describe('a live change that lands while a query is loading for the first time',
     expect(data()).toEqual({ state: 'running' });
   });
 });
+
+// Issue 21: reaction totals and the admin queue's counts are totals like the like counts, and an
+// answer that left before a live change must not put the old ones back.
+describe('an answer that left before a live total', () => {
+  it('does not undo the queue counts', async () => {
+    type Queue = { pending: { artworks: number; stories: number; media: number }; archived: number };
+    const { cache, server, data } = setUp<Queue>(['admin', 'queue']);
+    await settled();
+    server.answer(0, { pending: { artworks: 1, stories: 0, media: 0 }, archived: 0 });
+    await settled();
+    cache.invalidate({ queryKey: ['admin', 'queue'], exact: true });
+    await settled();
+    expect(server.asked).toBe(2);
+    cache.apply({
+      event: 'admin:queue-changed',
+      payload: { position: 8, after: 7, kind: 'artwork', pending: { artworks: 2, stories: 0, media: 0 }, archived: 0 },
+    });
+    expect(data()?.pending.artworks).toBe(2);
+    server.answer(1, { pending: { artworks: 1, stories: 0, media: 0 }, archived: 0 });
+    await settled();
+    expect(data()?.pending.artworks).toBe(2);
+  });
+
+  it('does not undo the reaction totals', async () => {
+    const { cache, server, data } = setUp<{ id: number; reactions: Record<string, number> }>(['artworks', 9]);
+    await settled();
+    server.answer(0, { id: 9, reactions: {} });
+    await settled();
+    cache.invalidate({ queryKey: ['artworks', 9], exact: true });
+    await settled();
+    expect(server.asked).toBe(2);
+    cache.apply({
+      event: 'reactions:burst',
+      payload: { position: 8, after: 7, kind: 'artwork', id: 9, counts: { '👏': 3 }, totals: { '👏': 3 } },
+    });
+    server.answer(1, { id: 9, reactions: {} });
+    await settled();
+    expect(data()?.reactions).toEqual({ '👏': 3 });
+  });
+});

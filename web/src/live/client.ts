@@ -100,12 +100,7 @@ export function startLiveClient(
     if (followsShow.get()) tellFollowing();
     hooks.connected?.(true);
   });
-  // socket.io does not reconnect after the server closed the connection; a visitor's screen should.
-  // A session that has ended fails the next handshake, and then this stops.
-  socket.on('disconnect', (reason) => {
-    hooks.connected?.(false);
-    showFollowers.set(null);
-    if (reason !== 'io server disconnect') return;
+  const comeBackLater = () => {
     const timer = setTimeout(
       () => {
         timers.delete(timer);
@@ -114,6 +109,19 @@ export function startLiveClient(
       COME_BACK_MS[Math.min(comeBack++, COME_BACK_MS.length - 1)],
     );
     timers.add(timer);
+  };
+  // socket.io does not reconnect after the server closed the connection; a visitor's screen should.
+  // A session that has ended fails the next handshake, and then this stops.
+  socket.on('disconnect', (reason) => {
+    hooks.connected?.(false);
+    showFollowers.set(null);
+    if (reason === 'io server disconnect') comeBackLater();
+  });
+  // Nor after the server refused a handshake. A refusal that is no verdict on the session (the
+  // server could not read it: its database is away) is tried again; 'Authentication required' is not.
+  socket.on('connect_error', (error) => {
+    const retry = (error as Error & { data?: { retry?: unknown } }).data?.retry === true;
+    if (retry && !socket.active) comeBackLater();
   });
 
   return {

@@ -47,3 +47,45 @@ describe('a socket whose welcome failed', () => {
     ioServer.close();
   });
 });
+
+// Issue 21: while the server's database is away, the handshake cannot look the session up and is
+// refused with `data.retry` (api/realtime/realtime.ts); socket.io-client never retries a refused
+// handshake on its own, so a screen open through a database blip stayed without live updates.
+describe('a handshake refused while the server cannot read sessions', () => {
+  it('is tried again until it is welcomed; a refusal of the session itself is not', async () => {
+    server = http.createServer();
+    const ioServer = new Server(server);
+    let attempts = 0;
+    ioServer.use((socket, next) => {
+      attempts += 1;
+      if (socket.handshake.auth.token === 'ended') return next(new Error('Authentication required'));
+      if (attempts <= 2) return next(Object.assign(new Error('unavailable'), { data: { retry: true } }));
+      next();
+    });
+    ioServer.on('connection', (socket) => socket.emit('sync:batch', { upTo: 3, refetch: false, messages: [] }));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const open = (token: string, batches: number[]) =>
+      startLiveClient(
+        (auth) => io(url, { auth, transports: ['websocket'], reconnectionDelay: 50 }) as never,
+        new QueryClient(),
+        () => token,
+        { batch: (batch) => batches.push(batch.upTo) },
+      );
+
+    const batches: number[] = [];
+    live = open('a-token', batches);
+    const deadline = Date.now() + 10_000;
+    while (batches.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(batches).toEqual([3]);
+    expect(attempts).toBe(3);
+    live.close();
+
+    const ended: number[] = [];
+    live = open('ended', ended);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(attempts).toBe(4);
+    expect(live.socket.connected).toBe(false);
+    ioServer.close();
+  });
+});

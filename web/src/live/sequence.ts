@@ -15,19 +15,31 @@ interface Handlers {
 }
 
 /**
+ * What a message is about, within its step: one log event gives at most one message of each event
+ * per thing (an erasure: one `gallery:item-removed` per item, one `comments:removed` per comment), so
+ * a second message with the same key at one position is one seen twice, or out of order.
+ */
+function stepKey(message: LiveMessage): string {
+  const p = message.payload as { kind?: unknown; id?: unknown; commentId?: unknown; item?: { id?: unknown } };
+  return `${message.event}:${String(p.kind ?? '')}:${String(p.id ?? p.item?.id ?? '')}:${String(p.commentId ?? '')}`;
+}
+
+/**
  * Puts live messages and catch-up batches into one order, so nothing is applied twice or skipped
  * (docs/decisions/011). After a (re)connect, live messages wait until the batch has been applied.
  *
  * Each message names, in `after`, the position of the message before it for this audience. A
  * message whose `after` lies beyond what was applied, or whose position goes backwards, means
  * something was missed: the sequence stops applying and asks for a resync from its last position,
- * never dropping a message silently. One log event can give two messages at one position (an
- * approval is `gallery:item-added` and `admin:queue-changed`); they share a position and an `after`.
+ * never dropping a message silently. One log event can give several messages at one position (an
+ * approval is `gallery:item-added` and `admin:queue-changed`; an erasure removes each of a person's
+ * items and comments); they share a position and an `after`.
  */
 export class LiveSequence {
   readonly #handlers: Handlers;
   #last: number | undefined;
-  #eventsAtLast = new Set<string>();
+  /** What was applied at #last, by event and what it names: an erasure removes several items in one step. */
+  #appliedAtLast = new Set<string>();
   /** Everything up to and including #last is applied (set by a batch's `upTo`). */
   #closed = false;
   /** Live messages held while a batch is awaited; null when not waiting. */
@@ -86,7 +98,7 @@ export class LiveSequence {
     const { position, after } = message.payload;
     const last = this.#last;
     if (last !== undefined) {
-      const sameStep = position === last && !this.#closed && !this.#eventsAtLast.has(message.event);
+      const sameStep = position === last && !this.#closed && !this.#appliedAtLast.has(stepKey(message));
       const next = position > last && after <= last;
       if (!sameStep && !next) {
         this.#resync();
@@ -99,10 +111,10 @@ export class LiveSequence {
   #apply(message: LiveMessage): void {
     if (message.payload.position !== this.#last) {
       this.#last = message.payload.position;
-      this.#eventsAtLast.clear();
+      this.#appliedAtLast.clear();
       this.#closed = false;
     }
-    this.#eventsAtLast.add(message.event);
+    this.#appliedAtLast.add(stepKey(message));
     this.#handlers.apply(message);
   }
 
@@ -116,7 +128,7 @@ export class LiveSequence {
   #closeUpTo(upTo: number, force: boolean): void {
     if (!force && this.#last !== undefined && upTo < this.#last) return;
     this.#last = upTo;
-    this.#eventsAtLast.clear();
+    this.#appliedAtLast.clear();
     this.#closed = true;
   }
 }

@@ -68,6 +68,29 @@ describe('live sequence', () => {
     expect(resyncs()).toBe(0);
   });
 
+  it('applies every removal of an erasure at one position, and takes only a true repeat for a gap (issue 21)', () => {
+    const { live, applied, resyncs } = connectedAt(6);
+    const removed = (id: number): LiveMessage => ({
+      event: 'gallery:item-removed',
+      payload: { position: 7, after: 6, kind: 'artwork', id },
+    });
+    const commentRemoved = (commentId: number): LiveMessage => ({
+      event: 'comments:removed',
+      payload: { position: 7, after: 6, kind: 'story', id: 3, commentId, commentCount: 0 },
+    });
+    for (const m of [removed(1), removed(2), commentRemoved(8), commentRemoved(9), queue(7, 6)]) live.receive(m);
+    expect(applied).toEqual([
+      '7:gallery:item-removed',
+      '7:gallery:item-removed',
+      '7:comments:removed',
+      '7:comments:removed',
+      '7:admin:queue-changed',
+    ]);
+    expect(resyncs()).toBe(0);
+    live.receive(removed(2));
+    expect(resyncs()).toBe(1);
+  });
+
   it('skips positions that had nothing for this audience: `after` says what came before', () => {
     const { live, applied, resyncs } = connectedAt(10);
     live.receive(like(14, 10));
