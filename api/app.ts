@@ -25,6 +25,7 @@ import { showRoutes } from './show/routes.ts';
 import { strokeRoutes } from './show/strokes.ts';
 import { storyRoutes } from './stories/routes.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
+import { jsonBodies } from './http/jsonBody.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 
 const LARGE_BODIES = new Set(['POST /artworks']);
@@ -60,10 +61,7 @@ export function createApp(deps: Deps) {
   api.use(auditorsOnlyRead);
   const guards = apiGuards(app, deps);
   api.use(guards.router);
-  // Artwork submissions carry a data URL: a 20 MB image is about 27 MB as base64 text.
-  const largeJson = express.json({ limit: '28mb' });
-  const smallJson = express.json({ limit: '100kb' });
-  api.use((req, res, next) => (LARGE_BODIES.has(`${req.method} ${req.path}`) ? largeJson : smallJson)(req, res, next));
+  api.use(jsonBodies((req) => LARGE_BODIES.has(`${req.method} ${req.path}`)));
   api.use(authRoutes(guards.auth));
   api.use(galleryRoutes(deps));
   api.use(imageRoutes(deps));

@@ -102,6 +102,15 @@ describe('every route', () => {
     },
   );
 
+  it.each(ROUTES.filter(([m]) => m !== 'GET'))(
+    '%s %s answers JSON nested deeper than 32 levels with 400 (CONTRACT §9)',
+    async (method, path) => {
+      const deep = `{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+      const res = await client(t.url, await t.login('admin'))(method, path, deep, { authorization: 'the-admin-key' });
+      expect(res.status).toBe(400);
+    },
+  );
+
   it('writes nothing for any of them', async () => {
     const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM events`);
     expect(rows[0].n).toBe(0);

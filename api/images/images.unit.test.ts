@@ -108,11 +108,11 @@ describe('normaliseUpload', () => {
     expect((await rejection(normaliseUpload(png))).status).toBe(415);
   });
 
-  it('rejects an image over the pixel limit with 413 File too large', async () => {
+  it('rejects an image over the pixel limit with 400 Image too large (CONTRACT §9)', async () => {
     const input = await solid(200, 100).png().toBuffer();
     const err = await rejection(normaliseUpload(input, { maxPixels: 19_999 }));
-    expect(err.status).toBe(413);
-    expect(err.message).toBe('File too large');
+    expect(err.status).toBe(400);
+    expect(err.message).toBe('Image too large');
     await expect(normaliseUpload(input, { maxPixels: 20_000 })).resolves.toMatchObject({ width: 200, height: 100 });
   });
 });

@@ -15,17 +15,20 @@ export type NormalisedImage = {
 
 export type Rendition = { buffer: Buffer; contentType: 'image/webp'; width: number; height: number };
 
-/** Rejection of an upload, with the contract's status and message (CONTRACT §2). */
+const REJECTIONS = { 400: 'Image too large', 413: 'File too large', 415: 'Invalid file type' } as const;
+
+/** Rejection of an upload, with the contract's status and message (CONTRACT §2, §9). */
 export class ImageRejected extends Error {
-  readonly status: 413 | 415;
-  constructor(status: 413 | 415, options?: ErrorOptions) {
-    super(status === 413 ? 'File too large' : 'Invalid file type', options);
+  readonly status: keyof typeof REJECTIONS;
+  constructor(status: keyof typeof REJECTIONS, options?: ErrorOptions) {
+    super(REJECTIONS[status], options);
     this.name = 'ImageRejected';
     this.status = status;
   }
 }
 
-export const DEFAULT_MAX_PIXELS = 40_000_000;
+/** CONTRACT §9: larger images are refused from their header, never decoded. */
+export const DEFAULT_MAX_PIXELS = 100_000_000;
 
 const FORMATS: Record<Format, { contentType: ImageContentType; extension: string }> = {
   jpeg: { contentType: 'image/jpeg', extension: 'jpg' },
@@ -50,10 +53,13 @@ export async function normaliseUpload(input: Buffer, opts: { maxPixels?: number 
   const animated = format === 'gif' || format === 'webp';
   const options = { failOn: 'error', limitInputPixels: maxPixels, animated } as const;
   return withRejections(async () => {
-    const metadata = await sharp(input, options).metadata();
+    // the header only: the size is judged before a single pixel is decoded
+    const metadata = await sharp(input, { ...options, limitInputPixels: false }).metadata();
     if (metadata.format !== format) throw new ImageRejected(415);
-    if (metadata.width * metadata.height > maxPixels) throw new ImageRejected(413);
     const pages = metadata.pages ?? 1;
+    // every frame of an animation is decoded: count them all
+    const decoded = metadata.width * Math.max(metadata.height, (metadata.pageHeight ?? metadata.height) * pages);
+    if (decoded > maxPixels) throw new ImageRejected(400);
     let image = sharp(input, options);
     if (pages === 1) image = image.rotate();
     const { data, info } = await encode(image, format).toBuffer({ resolveWithObject: true });
@@ -156,14 +162,14 @@ function sniffFormat(input: Buffer): Format | undefined {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Any failure to decode untrusted bytes is the uploader's problem (415), except the size limit (413). */
+/** Any failure to decode untrusted bytes is the uploader's problem (415), except the size limit (400). */
 async function withRejections<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof ImageRejected) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    throw new ImageRejected(/pixel limit/i.test(message) ? 413 : 415, { cause: err });
+    throw new ImageRejected(/pixel limit/i.test(message) ? 400 : 415, { cause: err });
   }
 }
 
