@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy } from './http/trustProxy.ts';
-import { isProduction, weakSecretProblems } from './secretStrength.ts';
+import { NODE_ENVS, nodeEnvOf, weakSecretProblems } from './secretStrength.ts';
 
 const DEMO = {
   galleryPassword: 'gallery-demo',
@@ -33,7 +33,18 @@ const calendarDate = z
 const dateTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be a date or date and time (ISO 8601)');
 
 const Env = z.object({
-  NODE_ENV: z.string().default('development'),
+  NODE_ENV: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const known = nodeEnvOf(v);
+      if (known) return known;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(v)} is not one this program knows (${NODE_ENVS.join(', ')})`,
+      });
+      return z.NEVER;
+    }),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z.string().optional(),
@@ -88,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const production = isProduction(e.NODE_ENV);
+  const production = e.NODE_ENV === 'production';
   const secrets = {
     galleryPassword: e.GALLERY_PASSWORD ?? DEMO.galleryPassword,
     adminPassword: e.ADMIN_PASSWORD ?? DEMO.adminPassword,
@@ -101,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       auditorPassword: e.AUDITOR_PASSWORD,
       adminKey: e.ADMIN_KEY,
     };
-    const problems = weakSecretProblems(given, DEMO);
+    const problems = weakSecretProblems(given, DEMO, [e.TRIBUTE_NAME, e.TRIBUTE_AGE, e.TRIBUTE_BIRTHDAY]);
     if (problems.length) {
       throw new ConfigError(`Refusing to start in production:\n${problems.map((p) => `  ${p}`).join('\n')}`);
     }

@@ -1,11 +1,19 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary as commonWords } from '@zxcvbn-ts/language-common';
+import { dictionary as englishWords, translations } from '@zxcvbn-ts/language-en';
+
 /**
- * What production refuses (docs/decisions/022): demo or missing secrets, passwords shared between
- * roles, passwords too easy to guess, and an admin key under 128 bits.
+ * What production refuses (docs/decisions/022, 061): an unknown NODE_ENV, demo or missing secrets,
+ * secrets shared between roles, and secrets that zxcvbn, a strength estimator that knows common
+ * passwords, words, names, keyboard patterns and their usual variations, rates guessable.
  */
-export const MIN_BITS = { galleryPassword: 40, adminPassword: 60, auditorPassword: 60, adminKey: 128 } as const;
+
+/** zxcvbn's score: 3 is at least 10^8 guesses, 4 at least 10^10. */
+export const MIN_SCORE = { galleryPassword: 3, adminPassword: 4, auditorPassword: 4, adminKey: 4 } as const;
+/** A floor under the estimate: a key is made by a machine (`openssl rand -base64 24`), passwords by people. */
 const MIN_LENGTH = { galleryPassword: 10, adminPassword: 12, auditorPassword: 12, adminKey: 22 } as const;
 
-type SecretName = keyof typeof MIN_BITS;
+type SecretName = keyof typeof MIN_SCORE;
 const ENV_NAMES: Record<SecretName, string> = {
   galleryPassword: 'GALLERY_PASSWORD',
   adminPassword: 'ADMIN_PASSWORD',
@@ -13,33 +21,37 @@ const ENV_NAMES: Record<SecretName, string> = {
   adminKey: 'ADMIN_KEY',
 };
 
-/**
- * A generous estimate of a secret's entropy: its length times the bits of the alphabet it draws on
- * (hex, digits, letters, symbols), counted on its distinct characters so `aaaaaaaa…` stays weak.
- */
-export function estimatedBits(secret: string): number {
-  const chars = [...secret];
-  let alphabet = 0;
-  if (/^[0-9a-f]+$/i.test(secret) && /[0-9]/.test(secret)) alphabet = 16;
-  else {
-    if (/[0-9]/.test(secret)) alphabet += 10;
-    if (/[a-z]/.test(secret)) alphabet += 26;
-    if (/[A-Z]/.test(secret)) alphabet += 26;
-    if (/[^0-9a-zA-Z]/.test(secret)) alphabet += 33;
-  }
-  const distinct = new Set(chars).size;
-  // a secret that repeats a few characters is worth no more than its distinct ones spread out
-  const effectiveLength = Math.min(chars.length, distinct * 3);
-  return Math.floor(effectiveLength * Math.log2(Math.max(alphabet, 2)));
+/** Words that a guesser of this gallery's secrets tries first. */
+const OBVIOUS = ['tribute', 'gallery', 'birthday', 'admin', 'auditor', 'guest', 'password', 'key'];
+
+let estimator: ZxcvbnFactory | undefined;
+/** Built on first use (a fraction of a second for its dictionaries): only production asks. */
+function zxcvbn() {
+  estimator ??= new ZxcvbnFactory({
+    translations,
+    graphs: adjacencyGraphs,
+    dictionary: { ...commonWords, ...englishWords },
+    // l33t spellings with up to 4 swapped characters (P@ssw0rd): the default, 100, takes seconds on a
+    // random 28-character key and finds nothing more in the secrets people set
+    l33tMaxSubstitutions: 4,
+  });
+  return estimator;
+}
+
+/** zxcvbn's estimate: its score (0 to 4) and the guesses it expects, given what the gallery is about. */
+export function strengthOf(secret: string, context: (string | number)[] = []) {
+  const { score, guessesLog10 } = zxcvbn().check(secret, [...OBVIOUS, ...context]);
+  return { score, guessesLog10 };
 }
 
 /** Every problem with the secrets, one line each, naming the variable and what would do. */
 export function weakSecretProblems(
   secrets: Partial<Record<SecretName, string | undefined>>,
   demo: Partial<Record<SecretName, string>>,
+  context: (string | number)[] = [],
 ): string[] {
   const problems: string[] = [];
-  for (const name of Object.keys(MIN_BITS) as SecretName[]) {
+  for (const name of Object.keys(MIN_SCORE) as SecretName[]) {
     const value = secrets[name];
     const env = ENV_NAMES[name];
     if (value === undefined || value === '') {
@@ -50,23 +62,36 @@ export function weakSecretProblems(
       problems.push(`${env} is the demo value`);
       continue;
     }
-    const bits = estimatedBits(value);
-    if (value.length < MIN_LENGTH[name] || bits < MIN_BITS[name]) {
-      const hint = name === 'adminKey' ? ' (for example `openssl rand -base64 24`)' : '';
+    const { score, guessesLog10 } = strengthOf(value, context);
+    if (value.length < MIN_LENGTH[name] || score < MIN_SCORE[name]) {
+      const hint =
+        name === 'adminKey' ? ' (for example `openssl rand -base64 24`)' : ' (for example four random words)';
       problems.push(
-        `${env} is too weak: at least ${MIN_LENGTH[name]} characters and about ${MIN_BITS[name]} bits${hint}; it has ${value.length} characters, about ${bits} bits`,
+        `${env} is guessable: at least ${MIN_LENGTH[name]} characters and a zxcvbn score of ${MIN_SCORE[name]} needed${hint}; it has ${value.length} characters, score ${score} (about 10^${Math.floor(guessesLog10)} guesses)`,
       );
     }
   }
-  const given = (Object.keys(MIN_BITS) as SecretName[]).filter((n) => secrets[n]);
+  const given = (Object.keys(MIN_SCORE) as SecretName[]).filter((n) => secrets[n]);
   for (let i = 0; i < given.length; i++) {
     for (let j = i + 1; j < given.length; j++) {
       const [a, b] = [given[i]!, given[j]!];
-      if (secrets[a] === secrets[b]) problems.push(`${ENV_NAMES[a]} and ${ENV_NAMES[b]} must differ`);
+      if (secrets[a]!.trim().toLowerCase() === secrets[b]!.trim().toLowerCase()) {
+        problems.push(`${ENV_NAMES[a]} and ${ENV_NAMES[b]} must differ`);
+      }
     }
   }
   return problems;
 }
 
-/** NODE_ENV names production in any case and spacing: `Production`, ` PRODUCTION `. */
-export const isProduction = (nodeEnv: string | undefined) => nodeEnv?.trim().toLowerCase() === 'production';
+export const NODE_ENVS = ['production', 'development', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+/**
+ * NODE_ENV in any case and spacing (`Production`, ` PRODUCTION `); unset or empty is development.
+ * Anything else is undefined: the caller refuses to start rather than guess (`prod` is not
+ * production, and running it as development would print the demo passwords).
+ */
+export function nodeEnvOf(value: string | undefined): NodeEnv | undefined {
+  const name = (value ?? '').trim().toLowerCase() || 'development';
+  return (NODE_ENVS as readonly string[]).includes(name) ? (name as NodeEnv) : undefined;
+}

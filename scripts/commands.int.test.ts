@@ -64,6 +64,27 @@ describe('every command', () => {
     expect(result.stderr).not.toMatch(STACK_LINE);
   });
 
+  it('refuses an unknown NODE_ENV and guessable or shared production secrets, exit 2, one line each', async () => {
+    const prod = await run('api/main.ts', [], { NODE_ENV: 'prod', DATABASE_URL: 'postgres://x@127.0.0.1:1/none' });
+    expect(prod.code).toBe(2);
+    expect(prod.stderr).toContain('NODE_ENV: "prod" is not one this program knows (production, development, test)');
+    const weak = await run('api/main.ts', [], {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://x@127.0.0.1:1/none',
+      GALLERY_PASSWORD: 'violet-harbour-lantern',
+      ADMIN_PASSWORD: 'Password123!',
+      AUDITOR_PASSWORD: 'violet-harbour-lantern',
+      ADMIN_KEY: 'hV3xQ9tLr0ZcPb7WmK2eYs8N',
+    });
+    expect(weak.code).toBe(2);
+    const lines = weak.stderr.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('  '))).toEqual([
+      expect.stringMatching(/^ {2}ADMIN_PASSWORD is guessable: .*score 1/),
+      '  GALLERY_PASSWORD and AUDITOR_PASSWORD must differ',
+    ]);
+    expect(weak.stderr).not.toMatch(STACK_LINE);
+  });
+
   it('answers an unknown option with the usage, exit 2', async () => {
     const result = await run('api/main.ts', ['--rol', 'api']);
     expect(result.code).toBe(2);

@@ -69,6 +69,7 @@ describe('in production', () => {
       NODE_ENV: 'production',
       GALLERY_PASSWORD: 'a-long-guest-password-for-tests',
       ADMIN_PASSWORD: 'a-long-admin-password-for-tests',
+      AUDITOR_PASSWORD: 'a-long-auditor-password-for-tests',
       ADMIN_KEY: 'a-long-admin-key-for-the-tests-only',
     });
     try {
