@@ -139,14 +139,20 @@ export function engagementRoutes(deps: Deps) {
     router.delete(`${base}/likes`, async (req, res) => res.json(await setLike(req, res, kind, 'Unlike')));
     router.post(`${base}/like`, async (req, res) => res.json(await setLike(req, res, kind, 'Toggle')));
 
-    /** A first-party view count: a visitor counts once per item, and nothing leaves the server. */
+    /**
+     * A first-party view count: a visitor counts once per item, and nothing leaves the server. A view
+     * already counted writes nothing, not even the address row a new event's metadata would take.
+     */
     router.post(`${base}/views`, async (req, res) => {
       const item = await visibleItem(req, kind);
       const { key, stream } = await keyFor(req, kind, item.id, viewStream);
-      const target = { kind, itemId: item.id, visitorKey: key };
-      const metadata = await metadataFor(req, deps.personal);
-      const { lastPosition } = await handleCommand(store, stream, viewDecider, { type: 'View', target }, metadata);
-      await readYourWrites(deps, res, lastPosition);
+      const viewed = (await store.aggregate(stream, viewDecider.evolve, viewDecider.initial)).state;
+      if (!viewed) {
+        const target = { kind, itemId: item.id, visitorKey: key };
+        const metadata = await metadataFor(req, deps.personal);
+        const { lastPosition } = await handleCommand(store, stream, viewDecider, { type: 'View', target }, metadata);
+        await readYourWrites(deps, res, lastPosition);
+      }
       const after = await findItem(pool, kind, item.id, { admin: true });
       res.json({ viewCount: after?.view_count ?? item.view_count });
     });

@@ -42,6 +42,8 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
   const likes = writeLimit(limiter, 'likes');
   router.post(['/:kind/:id/likes', '/:kind/:id/like'], likes);
   router.delete('/:kind/:id/likes', likes);
+  router.post('/:kind/:id/reactions', writeLimit(limiter, 'reactions', 'Too many reactions. Please wait a moment.'));
+  router.post('/:kind/:id/views', writeLimit(limiter, 'views'));
   router.post('/mural/strokes', writeLimit(limiter, 'muralStrokes'));
 
   return {

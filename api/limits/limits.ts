@@ -6,8 +6,11 @@ import { addressGroup } from './address.ts';
 import { PostgresStore } from './postgresStore.ts';
 import { securityEvent, type SecurityEventName } from './securityLog.ts';
 
-const MINUTE = 60_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const MiB = 1024 * 1024;
 
 /** The limits, with their numbers (SECURITY.md and docs/decisions/020 list them). */
 export const LIMITS = {
@@ -27,10 +30,43 @@ export const LIMITS = {
   submissions: { limit: 30, windowMs: HOUR },
   comments: { limit: 30, windowMs: 10 * MINUTE },
   likes: { limit: 120, windowMs: MINUTE },
+  /** reactions on the show from one visitor (CONTRACT §7: more than 5 a second are refused) */
+  reactions: { limit: 5, windowMs: SECOND },
+  /** views counted from one visitor (each item counts once; this bounds the calls) */
+  views: { limit: 60, windowMs: MINUTE },
   /** strokes on the mural from one visitor (CONTRACT §8: more than 10 a second is refused) */
-  muralStrokes: { limit: 10, windowMs: 1000 },
-  /** uploads from one address (IPv6 /64) a day, whatever the visitor: minting visitors does not help */
-  uploadsPerAddress: { limit: 100, windowMs: 24 * HOUR },
+  muralStrokes: { limit: 10, windowMs: SECOND },
+} as const;
+
+/** The office behind one address that every per-address budget leaves room for (CONTRACT §9). */
+export const OFFICE = 300;
+
+/**
+ * Every per-visitor budget held again per address group (IPv4 address, IPv6 /64), since logging in
+ * without a cookie makes a new visitor (CONTRACT §9, docs/decisions/063): each is what a room of 300
+ * colleagues does at once at an ordinary pace, so a script behind one address gets no more than that
+ * room would send, while one colleague alone still has the whole per-visitor budget.
+ */
+export const PER_ADDRESS = {
+  /** 2 each an hour (one visitor may send 30) */
+  submissions: { limit: 2 * OFFICE, windowMs: HOUR },
+  /** 2 each in ten minutes (one visitor: 30) */
+  comments: { limit: 2 * OFFICE, windowMs: 10 * MINUTE },
+  /** 4 each a minute (one visitor: 120) */
+  likes: { limit: 4 * OFFICE, windowMs: MINUTE },
+  /**
+   * every colleague at the per-visitor 5 taps a second at the reveal (bench/show.ts has 300 tap 3 a
+   * second): taps are counted in memory and sent coalesced, so a flood costs requests, not screens
+   */
+  reactions: { limit: 5 * OFFICE, windowMs: SECOND },
+  /** 10 items opened each a minute (one visitor: 60) */
+  views: { limit: 10 * OFFICE, windowMs: MINUTE },
+  /** a stroke each a second (one visitor: 10) */
+  muralStrokes: { limit: OFFICE, windowMs: SECOND },
+  /** upload requests, one each a day (one visitor: 20 files, api/media/uploadQuota.ts) */
+  uploads: { limit: OFFICE, windowMs: DAY },
+  /** bytes uploaded, in MiB: 64 MiB each a day, 18.75 GiB (one visitor: 2 GiB) */
+  uploadMiB: { limit: 64 * OFFICE, windowMs: DAY },
 } as const;
 
 export const addressKey = (req: Request) => addressGroup(req.ip ?? 'unknown');
@@ -151,28 +187,52 @@ export function secretLimits(
   };
 }
 
-/** Writes by one visitor (a session's visitor id; the browser's, across logins). */
+type WriteName = 'submissions' | 'comments' | 'likes' | 'reactions' | 'views' | 'muralStrokes';
+
+/**
+ * Writes by one visitor (a session's visitor id; the browser's, across logins), then by its address
+ * group (PER_ADDRESS): the two middlewares, in that order. Refused input (4xx) costs neither.
+ */
 export function writeLimit(
   make: ReturnType<typeof limiterFactory>,
-  name: 'submissions' | 'comments' | 'likes' | 'muralStrokes',
-): RequestHandler {
+  name: WriteName,
+  message = SLOW_DOWN,
+): RequestHandler[] {
+  const common = { countSuccessesOnly: true, event: 'request.limited', message } as const;
+  return [
+    make({ name, ...LIMITS[name], key: (req) => req.session?.visitorId ?? addressKey(req), ...common }),
+    make({ name: `${name}:addr`, ...PER_ADDRESS[name], key: addressKey, ...common }),
+  ];
+}
+
+/** Upload requests from one address (IPv6 /64) a day; the per-visitor allowance is in api/media/uploadQuota.ts. */
+export function uploadsPerAddress(make: ReturnType<typeof limiterFactory>): RequestHandler {
   return make({
-    name,
-    ...LIMITS[name],
-    key: (req) => req.session?.visitorId ?? addressKey(req),
-    countSuccessesOnly: true,
+    name: 'uploads:addr',
+    ...PER_ADDRESS.uploads,
+    key: addressKey,
     event: 'request.limited',
     message: SLOW_DOWN,
   });
 }
 
-/** Uploads from one address (IPv6 /64) a day; the per-visitor allowance is in api/media/uploadQuota.ts. */
-export function uploadsPerAddress(make: ReturnType<typeof limiterFactory>): RequestHandler {
-  return make({
-    name: 'uploads:addr',
-    ...LIMITS.uploadsPerAddress,
-    key: addressKey,
-    event: 'request.limited',
-    message: SLOW_DOWN,
-  });
+/**
+ * The bytes one address group may still upload today (PER_ADDRESS.uploadMiB), counted in whole MiB in
+ * the same shared table: `room` before an upload is read (429 when nothing is left), `spent` once its
+ * file is kept. Uploads in flight together can pass the budget by what they hold.
+ */
+export function uploadBytesPerAddress(db: Pick<pg.Pool, 'query'>) {
+  const store = new PostgresStore(db, 'upload-mib:addr:');
+  store.init({ windowMs: PER_ADDRESS.uploadMiB.windowMs } as Options);
+  return {
+    async room(req: Request): Promise<{ bytes: number; retryAfter: number }> {
+      const used = await store.get(addressKey(req));
+      const left = PER_ADDRESS.uploadMiB.limit - (used?.totalHits ?? 0);
+      const retryAfter = used ? Math.max(1, Math.ceil((used.resetTime.getTime() - Date.now()) / 1000)) : 0;
+      return { bytes: Math.max(0, left) * MiB, retryAfter };
+    },
+    async spent(req: Request, bytes: number) {
+      await store.add(addressKey(req), Math.ceil(bytes / MiB));
+    },
+  };
 }

@@ -86,6 +86,17 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** Adds `amount` to a key's count at once (bytes of an upload, say), opening its window if none is open. */
+  async add(key: string, amount: number) {
+    await this.#db.query(
+      `INSERT INTO rate_limits AS r (key, hits, reset_at) VALUES ($1, $2, now() + make_interval(secs => $3))
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN r.reset_at <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
+         reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END`,
+      [this.prefix + key, amount, this.#windowMs / 1000],
+    );
+  }
+
   async decrement(key: string) {
     await this.#db.query(`UPDATE rate_limits SET hits = greatest(hits - 1, 0) WHERE key = $1 AND reset_at > now()`, [
       this.prefix + key,

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { handleCommand } from '#events/handle.ts';
 import { Emoji, SHOW_STREAM, showDecider, type ShowCommand, type ShowItem } from '#events/show/show.ts';
@@ -10,15 +10,12 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
-import { limiterFactory } from '../limits/limits.ts';
 import { dateIn } from '../time.ts';
 import { ReactionCounter } from './reactions.ts';
 import { VisibleItems } from './visibleItems.ts';
 
 /** How many of the items to come `GET /api/show` lists. */
 const UP_NEXT = 10;
-/** More taps than this in a second from one visitor are refused (CONTRACT §7). */
-export const REACTIONS_PER_SECOND = 5;
 
 const ShowInput = z.discriminatedUnion(
   'action',
@@ -106,20 +103,8 @@ export function showRoutes(deps: Deps) {
     res.json(await showAnswer(deps));
   });
 
-  const limit = limiterFactory(
-    deps.pool,
-    deps.personal,
-  )({
-    name: 'reactions',
-    limit: REACTIONS_PER_SECOND,
-    windowMs: 1000,
-    key: (req: Request) => req.session?.visitorId ?? req.ip ?? 'unknown',
-    event: 'request.limited',
-    message: 'Too many reactions. Please wait a moment.',
-  });
-
   for (const kind of KIND_NAMES) {
-    router.post(`/${KINDS[kind].path}/:id/reactions`, limit, async (req, res) => {
+    router.post(`/${KINDS[kind].path}/:id/reactions`, async (req, res) => {
       const { emoji } = parseInput(ReactionInput, req.body);
       const id = idParam(req.params.id as string);
       if (!id || !(await reactable.has(kind, id, { admin: isAdmin(req) }))) throw notFound(KINDS[kind].label);
