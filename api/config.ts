@@ -88,6 +88,14 @@ const Env = z.object({
   READY_MAX_LAG: z.coerce.number().int().nonnegative().default(1000),
   /** Not in the contract: lets tests refuse "too large" without sending 512 MB. */
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
+  /** Not in the contract: uploads stop with 507 while a disk they are written to has less free. */
+  STORAGE_RESERVE_BYTES: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .default(1024 * 1024 * 1024),
+  /** Not in the contract: the most the blob store (the bucket) may hold; unset, only the disks count. */
+  STORAGE_MAX_BYTES: z.coerce.number().int().positive().optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -153,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     likeIdentity: e.LIKE_IDENTITY,
     trustProxy: e.TRUST_PROXY,
     mediaMaxBytes: e.MEDIA_MAX_BYTES,
+    storage: { reserveBytes: e.STORAGE_RESERVE_BYTES, maxBytes: e.STORAGE_MAX_BYTES },
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyMaxLag: e.READY_MAX_LAG,

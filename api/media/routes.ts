@@ -8,13 +8,15 @@ import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
 import { atLogPosition } from '../http/logPosition.ts';
-import { receiveMediaFile } from '../http/multipart.ts';
+import { receiveMediaFile, type ReceivedFile } from '../http/multipart.ts';
 import { parseRange } from '../http/range.ts';
 import { sendStream } from '../http/sendStream.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
+import { uploadBytesPerAddress } from '../limits/limits.ts';
+import { StorageCapacity } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
-import { MediaSubmission, storeUpload, submitMedia } from './submitMedia.ts';
-import { remainingUploadBytes } from './uploadQuota.ts';
+import { MediaSubmission, storeUpload, submitMedia, type StoredUpload } from './submitMedia.ts';
+import { remainingUploadBytes, UPLOAD_ALLOWANCE_USED } from './uploadQuota.ts';
 
 const ProcessRequest = z.object({
   id: z.coerce.number({ error: 'Media id is required' }).int().positive('Media id is required'),
@@ -34,9 +36,53 @@ export function mediaRoutes(deps: Deps) {
   }
   const visibleMedia = async (req: Request) => (await visibleMediaAt(req)).row;
 
-  /** The configured maximum, or less when the visitor's daily allowance has less left (429 when none). */
-  async function maxUploadBytes(req: Request): Promise<number> {
-    return Math.min(deps.config.mediaMaxBytes, await remainingUploadBytes(pool, req.session!.visitorId));
+  // an upload lands in tmpDir, then (local store) is copied into blobDir: both take its bytes at once
+  const capacity = new StorageCapacity(
+    deps.blobs,
+    deps.config.minio ? [tmpDir] : [tmpDir, deps.config.blobDir],
+    deps.config.storage,
+  );
+  const addressBytes = uploadBytesPerAddress(pool);
+  const storageFull = () => new HttpError(507, 'Storage is full');
+  /** A disk or a bucket that filled up under the upload (another write came first). */
+  const isStorageFull = (error: unknown) =>
+    ['ENOSPC', 'EDQUOT', 'XMinioStorageFull', 'XMinioAdminBucketQuotaExceeded'].includes(
+      (error as { code?: string } | null)?.code ?? '',
+    );
+
+  /**
+   * The most this upload may hold: the configured maximum, or less when the visitor's or the address
+   * group's daily allowance (429 when used up) or the storage (507 when full) has less room left.
+   */
+  async function uploadLimit(req: Request): Promise<{ maxBytes: number; storageBound: boolean }> {
+    const visitor = await remainingUploadBytes(pool, req.session!.visitorId);
+    const address = await addressBytes.room(req);
+    if (address.bytes === 0) {
+      throw new HttpError(429, UPLOAD_ALLOWANCE_USED, {}, { 'Retry-After': String(address.retryAfter) });
+    }
+    const allowed = Math.min(deps.config.mediaMaxBytes, visitor, address.bytes);
+    const storage = await capacity.room();
+    if (storage === 0) throw storageFull();
+    return { maxBytes: Math.min(allowed, storage), storageBound: storage < allowed };
+  }
+
+  /**
+   * Receives the upload's file and keeps it (storeUpload), within its limits: a file that does not fit
+   * in the storage left is 507 `Storage is full`, and nothing of it stays behind.
+   */
+  async function receiveAndStore(req: Request, field: string, check?: (file: ReceivedFile) => Promise<void>) {
+    const { maxBytes, storageBound } = await uploadLimit(req);
+    try {
+      const file = await receiveMediaFile(req, { field, maxBytes, tmpDir });
+      if (check) await check(file);
+      const upload: StoredUpload = await storeUpload(deps, file.path, file.bytes, req.session!.visitorId);
+      await addressBytes.spent(req, upload.bytes);
+      return { file, upload };
+    } catch (error) {
+      if (storageBound && error instanceof HttpError && error.status === 413) throw storageFull();
+      if (isStorageFull(error)) throw storageFull();
+      throw error;
+    }
   }
 
   async function answerSubmission(req: Request, res: Response, input: MediaSubmission) {
@@ -58,8 +104,7 @@ export function mediaRoutes(deps: Deps) {
 
   /** The first step of a media submission: the file alone, streamed to storage. */
   router.post('/upload-direct', async (req, res) => {
-    const file = await receiveMediaFile(req, { field: 'file', maxBytes: await maxUploadBytes(req), tmpDir });
-    const upload = await storeUpload(deps, file.path, file.bytes, req.session!.visitorId);
+    const { upload } = await receiveAndStore(req, 'file');
     res.status(201).json({
       success: true,
       id: upload.id,
@@ -72,16 +117,16 @@ export function mediaRoutes(deps: Deps) {
 
   /** The fallback: file and form in one multipart request. */
   router.post('/media/submit-optimized', async (req, res) => {
-    const file = await receiveMediaFile(req, { field: 'media', maxBytes: await maxUploadBytes(req), tmpDir });
-    let input: MediaSubmission;
-    try {
-      input = parseInput(MediaSubmission, { ...file.fields, mediaData: 'pending-upload', mimeType: file.mimeType });
-    } catch (error) {
-      await fs.promises.rm(file.path, { force: true });
-      throw error;
-    }
-    const upload = await storeUpload(deps, file.path, file.bytes, req.session!.visitorId);
-    await answerSubmission(req, res, { ...input, mediaData: upload.key, mediaType: upload.probed.kind });
+    let input: MediaSubmission | undefined;
+    const { upload } = await receiveAndStore(req, 'media', async (file) => {
+      try {
+        input = parseInput(MediaSubmission, { ...file.fields, mediaData: 'pending-upload', mimeType: file.mimeType });
+      } catch (error) {
+        await fs.promises.rm(file.path, { force: true });
+        throw error;
+      }
+    });
+    await answerSubmission(req, res, { ...input!, mediaData: upload.key, mediaType: upload.probed.kind });
   });
 
   /**

@@ -4,6 +4,8 @@ import { HttpError } from '../http/errors.ts';
 /** Per visitor and day (docs/decisions/024); the address-wide count is in api/limits/limits.ts. */
 export const UPLOAD_QUOTA = { files: 20, bytes: 2 * 1024 * 1024 * 1024 } as const;
 
+export const UPLOAD_ALLOWANCE_USED = 'You have reached today’s upload allowance. Please try again tomorrow.';
+
 /**
  * How many more bytes this visitor may upload today, or a 429 with Retry-After when the count or the
  * bytes of the last 24 hours are used up.
@@ -17,6 +19,5 @@ export async function remainingUploadBytes(db: Pick<pg.Pool, 'query'>, visitorId
   const { files, bytes, oldest } = rows[0]!;
   if (files < UPLOAD_QUOTA.files && bytes < UPLOAD_QUOTA.bytes) return UPLOAD_QUOTA.bytes - bytes;
   const retryAfter = oldest ? Math.max(1, Math.ceil((oldest.getTime() + 86_400_000 - Date.now()) / 1000)) : 86_400;
-  const message = 'You have reached today’s upload allowance. Please try again tomorrow.';
-  throw new HttpError(429, message, {}, { 'Retry-After': String(retryAfter) });
+  throw new HttpError(429, UPLOAD_ALLOWANCE_USED, {}, { 'Retry-After': String(retryAfter) });
 }

@@ -108,6 +108,19 @@ function blobStoreContract(harness: Harness, quirks: { s3rver?: boolean } = {}) 
     expect(await buffer(await store().read('artworks/12/original.jpg'))).toEqual(body);
   });
 
+  it('counts the bytes it holds, an overwrite once and a delete no more', async () => {
+    const before = await store().bytesStored();
+    await store().put('counted/a.bin', Buffer.alloc(3000, 1), { contentType: 'application/octet-stream' });
+    await store().put('counted/a.bin', Buffer.alloc(2000, 2), { contentType: 'application/octet-stream' });
+    await store().put('counted/b.bin', Readable.from([Buffer.alloc(500, 3)]), { contentType: 'text/plain' });
+    const after = await store().bytesStored();
+    // the local store's content-type sidecars are a few bytes each
+    expect(after - before).toBeGreaterThanOrEqual(2500);
+    expect(after - before).toBeLessThan(2500 + 200);
+    await store().deletePrefix('counted/');
+    expect(await store().bytesStored()).toBe(before);
+  });
+
   it('overwrites an existing key, content type included', async () => {
     await store().put('overwrite/a.bin', Buffer.from('first version'), { contentType: 'text/plain' });
     await store().put('overwrite/a.bin', Buffer.from('second'), { contentType: 'application/json' });

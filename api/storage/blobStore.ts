@@ -11,6 +11,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Deletes every key under a folder-like prefix, which must end with `/` (e.g. `artworks/12/`). */
   deletePrefix(prefix: string): Promise<void>;
+  /** The bytes the store holds now, every key's (a listing: for the storage cap, not for every request). */
+  bytesStored(): Promise<number>;
 }
 
 export type BlobRange = { start: number; end: number };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -91,6 +91,18 @@ export class LocalBlobStore implements BlobStore {
   async deletePrefix(prefix: string) {
     assertValidPrefix(prefix);
     await rm(this.inside(prefix), { recursive: true, force: true });
+  }
+
+  /** Every file under the root, sidecars and puts in progress included: what the disk holds for the store. */
+  async bytesStored() {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(ignoreMissing);
+    let total = 0;
+    for (const entry of entries ?? []) {
+      if (!entry.isFile()) continue;
+      const stats = await stat(path.join(entry.parentPath, entry.name)).catch(ignoreMissing);
+      total += stats?.size ?? 0;
+    }
+    return total;
   }
 
   private pathOf(key: string): string {

@@ -132,6 +132,12 @@ export class MinioBlobStore implements BlobStore {
     await this.client.removeObject(this.bucket, key); // S3 deletes are idempotent
   }
 
+  async bytesStored() {
+    let total = 0;
+    for await (const item of this.client.listObjectsV2(this.bucket, '', true)) total += item.size ?? 0;
+    return total;
+  }
+
   async deletePrefix(prefix: string) {
     assertValidPrefix(prefix);
     const names: string[] = [];
