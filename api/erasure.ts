@@ -8,7 +8,7 @@ import type { Kind } from '#projections/catalog/items.ts';
 import { removeItemFiles, type ItemFiles } from './kinds.ts';
 import type { BlobStore } from './storage/index.ts';
 
-/** A person, found by an email they gave or by their browser's visitor id. */
+/** A person, found by an email they gave (what they sent under it) or by a browser's visitor id (all it wrote). */
 export type Person = { email: string } | { visitorId: string };
 
 export interface Erasure {
@@ -46,83 +46,150 @@ export async function erasePerson(
   return { ...erasure, items: items.length };
 }
 
+type Tx = pg.PoolClient;
+
+/**
+ * The streams of a person found by email (CONTRACT §9, decision 074): what was sent under that email,
+ * and what the same browsers sent under the names given with it (their comments, a story signed the
+ * same way). Never the rest of those browsers' work: a kiosk or a borrowed phone is shared by
+ * colleagues, each under their own email and name. Events written before decision 050 (v1) likewise:
+ * named work by the email's ref, and the same browsers' work under the same names.
+ */
+async function streamsOfEmail(tx: Tx, email: string) {
+  const { rows } = await tx.query<{ stream_id: string; names: string[] }>(
+    `WITH sent AS (
+       SELECT stream_id, subject_id FROM personal_data
+       WHERE kind = 'email' AND lower(value) = $1 AND stream_id IS NOT NULL),
+     names AS (
+       SELECT DISTINCT lower(p.value) AS name FROM personal_data p JOIN sent s ON s.stream_id = p.stream_id
+       WHERE p.kind IN ('artist_name', 'author_name') AND p.value IS NOT NULL),
+     signed AS (
+       SELECT p.stream_id FROM personal_data p
+       WHERE p.subject_id IN (SELECT subject_id FROM sent WHERE subject_id IS NOT NULL)
+         AND p.kind IN ('artist_name', 'author_name') AND lower(p.value) IN (SELECT name FROM names)
+         AND p.stream_id IS NOT NULL)
+     SELECT stream_id, ARRAY(SELECT name FROM names) AS names FROM (SELECT stream_id FROM sent UNION SELECT stream_id FROM signed) s`,
+    [email],
+  );
+  const { rows: legacy } = await tx.query<{ stream_id: string; name: string | null }>(
+    `WITH named AS (
+       SELECT stream_id, metadata->>'visitorId' AS visitor, lower(coalesce(data->>'artistName', data->>'authorName')) AS name
+       FROM events
+       WHERE schema_version = 1 AND type = ANY($2::text[])
+         AND (data->>'emailRef')::bigint IN (SELECT id FROM personal_data WHERE kind = 'email' AND lower(value) = $1::text))
+     SELECT stream_id, name FROM named
+     UNION
+     SELECT e.stream_id, lower(coalesce(e.data->>'artistName', e.data->>'authorName')) FROM events e
+     JOIN named n ON n.visitor = e.metadata->>'visitorId' AND n.name = lower(coalesce(e.data->>'artistName', e.data->>'authorName'))
+     WHERE e.schema_version = 1 AND e.type = ANY($2::text[]) AND NOT coalesce((e.data->>'isAnonymous')::boolean, false)`,
+    [email, HOLDING],
+  );
+  const names = new Set([...(rows[0]?.names ?? []), ...legacy.flatMap((r) => (r.name ? [r.name] : []))]);
+  return { streams: [...new Set([...rows, ...legacy].map((r) => r.stream_id))], names: [...names] };
+}
+
 async function eraseInLog(store: EventStore, person: Person, metadata: EventMetadata) {
-  const email = 'email' in person ? person.email.toLowerCase() : null;
-  const visitorId = 'visitorId' in person ? person.visitorId : null;
   return store.transaction(async (tx) => {
-    const { rows: found } = await tx.query<{ id: number }>(
-      `SELECT id FROM subjects WHERE erased_at IS NULL AND (visitor_id::text = $2::text OR id IN (
-         SELECT subject_id FROM personal_data WHERE kind = 'email' AND lower(value) = $1::text AND subject_id IS NOT NULL))
-       ORDER BY id`,
-      [email, visitorId],
-    );
-    const subjects = found.map((r) => r.id);
-    // v1 events: named work by the email, and whatever the same browsers wrote then
-    const { rows: legacy } = await tx.query<{ stream_id: string }>(
-      `WITH named AS (
-         SELECT stream_id, metadata->>'visitorId' AS visitor FROM events
-         WHERE schema_version = 1 AND type = ANY($3::text[])
-           AND (data->>'emailRef')::bigint IN (SELECT id FROM personal_data WHERE kind = 'email' AND lower(value) = $1::text)),
-       visitors AS (
-         SELECT visitor FROM named WHERE visitor IS NOT NULL
-         UNION SELECT $2::text WHERE $2::text IS NOT NULL
-         UNION SELECT visitor_id::text FROM subjects WHERE id = ANY($4::bigint[]) AND visitor_id IS NOT NULL)
-       SELECT stream_id FROM named
-       UNION
-       SELECT stream_id FROM events
-       WHERE schema_version = 1 AND type = ANY($3::text[]) AND metadata->>'visitorId' IN (SELECT visitor FROM visitors)
-         AND NOT coalesce((data->>'isAnonymous')::boolean, false)`,
-      [email, visitorId, HOLDING, subjects],
-    );
-    if (subjects.length === 0 && legacy.length > 0) {
-      // the erasure of a person known only from v1 events still needs a subject to carry it
-      const { rows } = await tx.query<{ id: number }>(`INSERT INTO subjects DEFAULT VALUES RETURNING id`);
-      subjects.push(rows[0]!.id);
+    let subjects: number[];
+    if ('email' in person) {
+      const email = person.email.toLowerCase();
+      const { streams, names } = await streamsOfEmail(tx, email);
+      // the erasure is carried by a subject of its own: the browsers it was sent from stay, with the rest of their work
+      subjects = [];
+      if (streams.length > 0) {
+        const { rows } = await tx.query<{ id: number }>(`INSERT INTO subjects (erased_at) VALUES (now()) RETURNING id`);
+        subjects.push(rows[0]!.id);
+        await tx.query(
+          `INSERT INTO erased_streams (stream_id, subject_id) SELECT unnest($1::text[]), $2
+           ON CONFLICT (stream_id) DO NOTHING`,
+          [streams, subjects[0]],
+        );
+      }
+      // their values, every copy of the email, and a login name they gave that is one of those names
+      const { rowCount } = await tx.query(
+        `UPDATE personal_data SET value = NULL, erased_at = now()
+         WHERE erased_at IS NULL AND (stream_id = ANY($1::text[]) OR (kind = 'email' AND lower(value) = $2::text)
+           OR (kind = 'name' AND lower(value) = ANY($3::text[])))`,
+        [streams, email, names],
+      );
+      return finish(tx, store, subjects, { streams: streams.length, values: rowCount ?? 0 }, metadata);
     }
-    const { rowCount: streams } = await tx.query(
-      `INSERT INTO erased_streams (stream_id, subject_id)
-       SELECT DISTINCT ON (stream_id) stream_id, subject_id FROM (
-         SELECT stream_id, subject_id FROM personal_data WHERE subject_id = ANY($1::bigint[]) AND stream_id IS NOT NULL
-         UNION ALL SELECT unnest($2::text[]), $1[1]
-       ) s ORDER BY stream_id, subject_id
-       ON CONFLICT (stream_id) DO NOTHING`,
-      [subjects, legacy.map((r) => r.stream_id)],
-    );
-    const { rowCount: values } = await tx.query(
-      `UPDATE personal_data SET value = NULL, erased_at = now()
-       WHERE erased_at IS NULL AND (subject_id = ANY($1::bigint[]) OR (kind = 'email' AND lower(value) = $2::text))`,
-      [subjects, email],
-    );
-    // the browser, if it writes again, is a new subject with nothing of the old one
-    await tx.query(`UPDATE subjects SET visitor_id = NULL, erased_at = now() WHERE id = ANY($1::bigint[])`, [subjects]);
-    let position: number | undefined;
-    for (const subjectId of subjects) {
-      const command = { type: 'EraseSubject', subjectId, now: metadata.now } as const;
-      ({ lastPosition: position } = await handleCommand(
-        store,
-        subjectStream(subjectId),
-        subjectDecider,
-        command,
-        metadata,
-        {
-          tx,
-        },
-      ));
-    }
-    const { rows: items } = await tx.query<{ kind: Kind; id: number; upload_key: string | null }>(
-      `SELECT m[1] AS kind, m[2]::bigint AS id, (
-         SELECT data->'file'->>'key' FROM events
-         WHERE stream_id = s.stream_id AND type = 'MediaSubmitted' ORDER BY position LIMIT 1) AS upload_key
-       FROM erased_streams s, regexp_match(s.stream_id, '^(artwork|story|media)-(\\d+)$') m
-       WHERE s.subject_id = ANY($1::bigint[]) AND m IS NOT NULL ORDER BY s.stream_id`,
-      [subjects],
-    );
-    const files: ItemFiles[] = items.map((r) => ({ kind: r.kind, id: Number(r.id), uploadKey: r.upload_key }));
-    return {
-      erasure: { subjects: subjects.length, streams: streams ?? 0, values: values ?? 0, position },
-      items: files,
-    };
+    return eraseVisitor(tx, store, person.visitorId, metadata);
   });
+}
+
+/** A browser's visitor id: everything that browser wrote (the operator asked for exactly that). */
+async function eraseVisitor(tx: Tx, store: EventStore, visitorId: string, metadata: EventMetadata) {
+  const { rows: found } = await tx.query<{ id: number }>(
+    `SELECT id FROM subjects WHERE erased_at IS NULL AND visitor_id::text = $1::text ORDER BY id`,
+    [visitorId],
+  );
+  const subjects = found.map((r) => r.id);
+  // v1 events: whatever the browser wrote then, its anonymous stories aside
+  const { rows: legacy } = await tx.query<{ stream_id: string }>(
+    `SELECT stream_id FROM events
+     WHERE schema_version = 1 AND type = ANY($2::text[]) AND metadata->>'visitorId' = $1::text
+       AND NOT coalesce((data->>'isAnonymous')::boolean, false)`,
+    [visitorId, HOLDING],
+  );
+  if (subjects.length === 0 && legacy.length > 0) {
+    // the erasure of a person known only from v1 events still needs a subject to carry it
+    const { rows } = await tx.query<{ id: number }>(`INSERT INTO subjects DEFAULT VALUES RETURNING id`);
+    subjects.push(rows[0]!.id);
+  }
+  const { rowCount: streams } = await tx.query(
+    `INSERT INTO erased_streams (stream_id, subject_id)
+     SELECT DISTINCT ON (stream_id) stream_id, subject_id FROM (
+       SELECT stream_id, subject_id FROM personal_data WHERE subject_id = ANY($1::bigint[]) AND stream_id IS NOT NULL
+       UNION ALL SELECT unnest($2::text[]), $1[1]
+     ) s ORDER BY stream_id, subject_id
+     ON CONFLICT (stream_id) DO NOTHING`,
+    [subjects, legacy.map((r) => r.stream_id)],
+  );
+  const { rowCount: values } = await tx.query(
+    `UPDATE personal_data SET value = NULL, erased_at = now() WHERE erased_at IS NULL AND subject_id = ANY($1::bigint[])`,
+    [subjects],
+  );
+  return finish(tx, store, subjects, { streams: streams ?? 0, values: values ?? 0 }, metadata);
+}
+
+/** Forgets the subjects' browsers, appends one SubjectErased each, and lists the named items that left. */
+async function finish(
+  tx: Tx,
+  store: EventStore,
+  subjects: number[],
+  counts: { streams: number; values: number },
+  metadata: EventMetadata,
+) {
+  // the browser, if it writes again, is a new subject with nothing of the old one
+  await tx.query(`UPDATE subjects SET visitor_id = NULL, erased_at = now() WHERE id = ANY($1::bigint[])`, [subjects]);
+  let position: number | undefined;
+  for (const subjectId of subjects) {
+    const command = { type: 'EraseSubject', subjectId, now: metadata.now } as const;
+    ({ lastPosition: position } = await handleCommand(
+      store,
+      subjectStream(subjectId),
+      subjectDecider,
+      command,
+      metadata,
+      {
+        tx,
+      },
+    ));
+  }
+  const { rows: items } = await tx.query<{ kind: Kind; id: number; upload_key: string | null }>(
+    `SELECT m[1] AS kind, m[2]::bigint AS id, (
+       SELECT data->'file'->>'key' FROM events
+       WHERE stream_id = s.stream_id AND type = 'MediaSubmitted' ORDER BY position LIMIT 1) AS upload_key
+     FROM erased_streams s, regexp_match(s.stream_id, '^(artwork|story|media)-(\\d+)$') m
+     WHERE s.subject_id = ANY($1::bigint[]) AND m IS NOT NULL ORDER BY s.stream_id`,
+    [subjects],
+  );
+  const files: ItemFiles[] = items.map((r) => ({ kind: r.kind, id: Number(r.id), uploadKey: r.upload_key }));
+  return {
+    erasure: { subjects: subjects.length, ...counts, position },
+    items: files,
+  };
 }
 
 /**

@@ -391,6 +391,56 @@ describe('erasing a person known only from events written before (v1, values inl
   });
 });
 
+describe('erasing by email when two colleagues shared one browser (issue 21)', () => {
+  it('takes what was sent under that email and that name, and leaves the colleague’s work', async () => {
+    const kiosk = client(t.url, await t.login('guest'));
+    const admin = client(t.url, await t.login('admin'));
+    const ONE = { name: 'Oriel Fairweather', email: 'oriel@example.com', story: 'Oriel and the lift that sang' };
+    const TWO = { name: 'Tamsin Holloway', email: 'tamsin@example.com', story: 'Tamsin and the stapler saga' };
+    const ids: Record<string, number> = {};
+    for (const who of [ONE, TWO]) {
+      const sent = await kiosk('POST', '/api/stories', { content: who.story, authorName: who.name, email: who.email });
+      expect(sent.status).toBe(201);
+      ids[who.name] = sent.body.id;
+      expect((await admin('PATCH', `/api/admin/stories/${sent.body.id}`, { status: 'approved' })).status).toBe(200);
+    }
+    // each comments on the other's story, from the same browser
+    await kiosk('POST', `/api/stories/${ids[TWO.name]}/comments`, { authorName: ONE.name, content: 'Oriel says hi' });
+    await kiosk('POST', `/api/stories/${ids[ONE.name]}/comments`, { authorName: TWO.name, content: 'Tamsin says hi' });
+    await caughtUp();
+
+    const erased = await admin('POST', '/api/admin/erase', { email: ONE.email });
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({ subjects: 1, items: 2 }); // the story and the comment
+    await caughtUp();
+    const guest = client(t.url, await t.login('guest'));
+    const text = JSON.stringify((await guest('GET', '/api/gallery?q=')).body);
+    expect(text).not.toContain(ONE.story);
+    expect(text).toContain(TWO.story);
+    expect((await guest('GET', `/api/stories/${ids[TWO.name]}`)).body).toMatchObject({
+      authorName: TWO.name,
+      commentCount: 0,
+    });
+    expect((await guest('GET', `/api/stories/${ids[TWO.name]}/comments`)).body).toEqual([]);
+    // nothing of the colleague's is blanked: their values, email included, are all still there
+    const { rows } = await t.db.pool.query<{ value: string | null }>(
+      `SELECT value FROM personal_data WHERE value IN ($1, $2, $3, 'Tamsin says hi')`,
+      [TWO.name, TWO.email, TWO.story],
+    );
+    expect(rows.map((r) => r.value).sort()).toEqual(
+      [TWO.name, TWO.name, TWO.email, TWO.story, 'Tamsin says hi'].sort(),
+    );
+    const oriel = await t.db.pool.query(`SELECT 1 FROM personal_data WHERE value IN ($1, $2, $3, 'Oriel says hi')`, [
+      ONE.name,
+      ONE.email,
+      ONE.story,
+    ]);
+    expect(oriel.rows).toEqual([]);
+    // the browser is still the colleague's: it can go on and like
+    expect((await kiosk('POST', `/api/stories/${ids[TWO.name]}/likes`)).status).toBe(200);
+  });
+});
+
 describe('deleting an item', () => {
   const GONE = {
     name: 'Wilhelmina Thistlewood',
