@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTestMedia } from '../../tests/support/media.ts';
 import { seeder } from '../../tests/support/seedGallery.ts';
 import { startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
+import { LocalBlobStore } from '../storage/localBlobStore.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -56,5 +58,32 @@ describe('a visitor who leaves in the middle of a media answer', () => {
     await new Promise((r) => setTimeout(r, 500));
     const open = files.reduce((sum, file) => sum + openHandlesOn(fs.realpathSync(file)), 0);
     expect(open).toBe(0);
+  });
+});
+
+describe('a visitor who leaves in the middle of a strokes download', () => {
+  it.skipIf(!fs.existsSync('/proc/self/fd'))('leaves no file handle open behind it', async () => {
+    const seed = await seeder(t);
+    const id = await seed.artwork({ title: 'Drawn' });
+    // a recording large enough that the answer is still being sent when the visitor leaves
+    const blobs = new LocalBlobStore(path.join(t.dataDir, 'blobs'));
+    await blobs.put(`artworks/${id}/strokes.json`, Buffer.alloc(32 * 1024 * 1024, 0x20), {
+      contentType: 'application/json',
+    });
+    const file = fs.realpathSync(path.join(t.dataDir, 'blobs', 'artworks', String(id), 'strokes.json'));
+    const token = await t.login('guest');
+    for (let i = 0; i < 10; i++) {
+      const controller = new AbortController();
+      const res = await fetch(`${t.url}/api/artworks/${id}/strokes`, {
+        headers: { 'x-session-token': token },
+        signal: controller.signal,
+      });
+      expect(res.status).toBe(200);
+      await res.body!.getReader().read();
+      controller.abort();
+    }
+    // the streams are destroyed as the connections close: wait for that, not for a garbage collection
+    await waitFor(async () => openHandlesOn(file) === 0, 5000).catch(() => undefined);
+    expect(openHandlesOn(file)).toBe(0);
   });
 });

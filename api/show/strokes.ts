@@ -5,6 +5,7 @@ import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { HttpError, notFound } from '../http/errors.ts';
+import { sendStream } from '../http/sendStream.ts';
 import { BlobNotFound } from '../storage/index.ts';
 
 const strokesKey = (artworkId: number) => `artworks/${artworkId}/strokes.json`;
@@ -40,8 +41,7 @@ export function strokeRoutes(deps: Deps) {
     try {
       const body = await deps.blobs.read(strokesKey(row.id));
       res.set({ 'Content-Type': 'application/json', 'Cache-Control': 'private, max-age=86400' });
-      body.on('error', () => res.destroy());
-      body.pipe(res);
+      sendStream(body, res);
     } catch (error) {
       if (error instanceof BlobNotFound) throw notFound('Strokes');
       throw error;
