@@ -48,7 +48,7 @@ export function createApp(deps: Deps) {
   app.use(httpMetrics);
   app.use(securityHeaders(deps.config));
   app.use(compression());
-  app.use(healthRoutes(deps));
+  app.use(healthRoutes(deps, { metrics: deps.config.metricsPort === undefined }));
 
   const api = express.Router();
   api.use(cookieParser());

@@ -84,7 +84,12 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   /** How long a stopping process may take to drain HTTP and finish the job in flight. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
-  /** Readiness fails while the projections are more events than this behind the log. */
+  /**
+   * Not in the contract: the internal port for /metrics (and /ready, /health-check) of every role, the
+   * worker's included; unset: /metrics on PORT and none for a worker. docs/decisions/080.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Screens are told the server is catching up while the projections are more events than this behind. */
   READY_MAX_LAG: z.coerce.number().int().nonnegative().default(1000),
   /** Not in the contract: lets tests refuse "too large" without sending 512 MB. */
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
@@ -165,5 +170,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyMaxLag: e.READY_MAX_LAG,
+    metricsPort: e.METRICS_PORT,
   };
 }

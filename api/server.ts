@@ -10,6 +10,8 @@ import type { Deps } from './deps.ts';
 import { createApp } from './app.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/jobQueue.ts';
+import { LagWatch } from './observability/lagWatch.ts';
+import { startMetricsServer } from './observability/metricsServer.ts';
 import { log } from './observability/logger.ts';
 import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';
 import { PersonalData } from './personalData.ts';
@@ -28,6 +30,8 @@ export interface RunningServer {
   deps: Deps;
   httpServer?: http.Server;
   port?: number;
+  /** the internal /metrics port, when METRICS_PORT is set */
+  metricsPort?: number;
   runner?: ProjectionRunner;
   close(): Promise<void>;
 }
@@ -41,7 +45,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     log: (message) => postgresLog.error(message),
   });
   const pool = createPool(database.url);
-  measureLagFrom(pool);
+  const unmeasureLag = measureLagFrom(pool);
   await migrate(pool);
   const store = new EventStore(pool, { announce: true });
   const blobs = await createBlobStore({ blobDir: config.blobDir, minio: config.minio });
@@ -67,6 +71,12 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   const realtime = new Realtime(pool, sessions, httpServer);
   deps.realtime = realtime;
   await realtime.start();
+  // screens learn when the worker is behind; the process keeps answering (docs/decisions/079)
+  const lagWatch = serving ? new LagWatch(pool, config.readyMaxLag, (status) => realtime.tellLag(status)) : undefined;
+  if (lagWatch) {
+    realtime.lagStatus = () => lagWatch.status;
+    lagWatch.start();
+  }
 
   let runner: ProjectionRunner | undefined;
   let anchorer: ChainAnchorer | undefined;
@@ -88,20 +98,30 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     port = (httpServer.address() as { port: number }).port;
   }
 
+  const metricsServer =
+    config.metricsPort === undefined ? undefined : await startMetricsServer(deps, config.metricsPort);
+
   return {
     deps,
     httpServer,
     port,
+    metricsPort: (metricsServer?.address() as { port: number } | undefined)?.port,
     runner,
     async close() {
       // socket.io's close closes the HTTP server too, waiting for every connection: from here on a
       // kept-alive connection is closed as soon as its request is answered
       const idle = httpServer && setInterval(() => httpServer.closeIdleConnections(), 100);
+      lagWatch?.stop();
+      unmeasureLag();
       await runner?.stop();
       await anchorer?.stop();
       await realtime.close();
       if (httpServer?.listening) await new Promise((r) => httpServer.close(r));
       clearInterval(idle);
+      if (metricsServer) {
+        metricsServer.closeAllConnections();
+        await new Promise((r) => metricsServer.close(r));
+      }
       await deps.jobs.stop();
       await sessions.close();
       await pool.end();

@@ -83,12 +83,25 @@ export interface Presence {
   following: number;
 }
 
+/**
+ * How far the projections (the worker) are behind the log, from the API process a screen is on:
+ * sent after the welcome and whenever `catchingUp` changes. While it is true, what was just sent may
+ * take a while to show (docs/decisions/079).
+ */
+export interface ProjectionLagStatus {
+  /** events the furthest-behind projection has not applied yet */
+  behind: number;
+  /** more than READY_MAX_LAG events behind */
+  catchingUp: boolean;
+}
+
 /** What the server sends, as socket.io's event map. */
 export type ServerToClientEvents<Item = unknown, Comment = unknown> = {
   [E in LiveEvent]: (payload: LivePayloads<Item, Comment>[E]) => void;
 } & {
   'sync:batch': (batch: SyncBatch<Item, Comment>) => void;
   presence: (payload: Presence) => void;
+  'projections:lag': (payload: ProjectionLagStatus) => void;
 };
 
 /**

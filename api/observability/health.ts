@@ -29,10 +29,15 @@ async function timed(work: () => Promise<string | undefined>, timeoutMs = 2000):
 }
 
 /**
- * Liveness (/health-check: the process answers), readiness (/ready: the database, the object store
- * and the projections are fit to serve) and the Prometheus scrape (/metrics). docs/decisions/017.
+ * Liveness (/health-check: the process answers), readiness (/ready) and the Prometheus scrape
+ * (/metrics). docs/decisions/017 and 079.
+ *
+ * Readiness is what this process needs to answer: its database connection, and not shutting down.
+ * What every API process shares (the object store, the worker's projections) is reported under
+ * `info` and never fails it: a proxy that removed every process for a slow worker or an object store
+ * away would turn the whole site into a 503 page. Lag is a metric, an alert, and a banner on screens.
  */
-export function healthRoutes(deps: Deps): Router {
+export function healthRoutes(deps: Deps, { metrics = true }: { metrics?: boolean } = {}): Router {
   const router = Router();
 
   router.get('/health-check', (_req, res) => {
@@ -44,6 +49,7 @@ export function healthRoutes(deps: Deps): Router {
       await deps.pool.query('SELECT 1');
       return undefined;
     });
+    const checks = { database, accepting: { ok: !draining, ms: 0 } };
     // a key that never exists: the store must answer "not found", not fail to answer
     const storage = await timed(async () => {
       await deps.blobs.stat('health/readiness-probe');
@@ -59,12 +65,15 @@ export function healthRoutes(deps: Deps): Router {
           return `at most ${worst.events} events behind`;
         })
       : { ok: false, detail: 'database unavailable', ms: 0 };
-    const checks = { database, storage, projections, accepting: { ok: !draining, ms: 0 } };
     const ready = Object.values(checks).every((c) => c.ok);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', checks });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'unavailable', checks, info: { storage, projections } });
   });
 
   router.get('/metrics', async (_req, res) => {
+    // with METRICS_PORT the scrape is on that internal port only (docs/decisions/080)
+    if (!metrics) return void res.status(404).json({ message: 'Not found' });
     res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
   });
   return router;

@@ -115,10 +115,18 @@ function lagForScrape(pool: pg.Pool): ReturnType<typeof projectionLag> {
   return lagInFlight;
 }
 
-let lagPool: pg.Pool | undefined;
-/** Lag is read from the database when Prometheus scrapes, so every process reports the truth. */
-export function measureLagFrom(pool: pg.Pool | undefined): void {
-  lagPool = pool;
+/** The pools lag can be read from: the newest of the servers still running in this process (tests run several). */
+const lagPools: pg.Pool[] = [];
+/**
+ * Lag is read from the database when Prometheus scrapes, so every process reports the truth. Returns
+ * the function that stops reading from `pool` (before it ends).
+ */
+export function measureLagFrom(pool: pg.Pool): () => void {
+  lagPools.push(pool);
+  return () => {
+    const at = lagPools.indexOf(pool);
+    if (at >= 0) lagPools.splice(at, 1);
+  };
 }
 
 new Gauge({
@@ -127,9 +135,10 @@ new Gauge({
   labelNames: ['projection'] as const,
   registers: [metricsRegistry],
   async collect() {
-    if (!lagPool) return;
+    const pool = lagPools.at(-1);
+    if (!pool) return;
     this.reset();
-    for (const row of await lagForScrape(lagPool)) this.set({ projection: row.name }, row.events);
+    for (const row of await lagForScrape(pool)) this.set({ projection: row.name }, row.events);
   },
 });
 new Gauge({
@@ -138,8 +147,9 @@ new Gauge({
   labelNames: ['projection'] as const,
   registers: [metricsRegistry],
   async collect() {
-    if (!lagPool) return;
+    const pool = lagPools.at(-1);
+    if (!pool) return;
     this.reset();
-    for (const row of await lagForScrape(lagPool)) this.set({ projection: row.name }, row.seconds);
+    for (const row of await lagForScrape(pool)) this.set({ projection: row.name }, row.seconds);
   },
 });

@@ -9,6 +9,7 @@ import {
   type ClientToServerEvents,
   type HandshakeAuth,
   type LiveMessage,
+  type ProjectionLagStatus,
   type ServerToClientEvents,
 } from '#contract/live.ts';
 import { SESSION_COOKIE } from '../auth/middleware.ts';
@@ -93,6 +94,8 @@ export class Realtime {
   #presenceDue?: NodeJS.Timeout;
   #presenceTellOthers = false;
   #unmeasure?: () => void;
+  /** how far the projections are behind, as this process last measured (set by server.ts) */
+  lagStatus: () => ProjectionLagStatus = () => ({ behind: 0, catchingUp: false });
 
   constructor(pool: pg.Pool, sessions: SessionStore, httpServer?: http.Server) {
     this.#pool = pool;
@@ -128,12 +131,17 @@ export class Realtime {
       );
     });
     this.io.on('connection', (socket) => {
-      this.#welcome(socket).catch((error) => {
-        liveWelcomes.inc({ result: 'failed' });
-        log.warn({ component: 'live', reason: (error as Error).message }, 'welcome failed');
-        // the client comes back by itself with the same `since` (web/src/live/connection.ts)
-        socket.disconnect(true);
-      });
+      this.#welcome(socket).then(
+        () => {
+          if (socket.connected) socket.emit('projections:lag', this.lagStatus());
+        },
+        (error) => {
+          liveWelcomes.inc({ result: 'failed' });
+          log.warn({ component: 'live', reason: (error as Error).message }, 'welcome failed');
+          // the client comes back by itself with the same `since` (web/src/live/connection.ts)
+          socket.disconnect(true);
+        },
+      );
       // a /reveal screen says it follows the show, on every connection; the presenter counts them
       socket.on('show:follow', (following) => {
         if (following === true) void socket.join(FOLLOWERS_ROOM);
@@ -214,6 +222,11 @@ export class Realtime {
     join();
     socket.emit('sync:batch', { upTo: tail.position, refetch: true, messages: [] });
     liveWelcomes.inc({ result: 'refetch' });
+  }
+
+  /** Tells this process's screens that the projections fell behind or caught up (each process tells its own). */
+  tellLag(status: ProjectionLagStatus) {
+    this.io.local.to(ROOMS.everyone).emit('projections:lag', status);
   }
 
   /** Ends the live connection of a session that logged out, on every process. */

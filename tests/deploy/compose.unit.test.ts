@@ -48,10 +48,19 @@ describe('docker-compose.yml', () => {
       else expect(service.ports, name).toBeUndefined();
     }
     const caddy = fs.readFileSync(path.join(ROOT, 'deploy/Caddyfile'), 'utf8');
-    expect(caddy).toMatch(/reverse_proxy api-1:3000 api-2:3000/);
+    // the upstreams are compose's two API services unless API_UPSTREAMS says otherwise (the Caddy test)
+    expect(caddy).toContain('reverse_proxy {$API_UPSTREAMS:api-1:3000 api-2:3000}');
     expect(caddy).toContain('health_uri /ready');
     // affinity by the same cookie as the topology test's proxy: long-polling needs one process per session (decision 053)
-    expect(caddy).toMatch(new RegExp(`lb_policy cookie ${AFFINITY_COOKIE} \\{\\s*fallback round_robin\\s*\\}`));
+    // keyed by a secret, so a cookie names no address and cannot be made up (tests/deploy/caddy.int.test.ts)
+    expect(caddy).toMatch(
+      new RegExp(`lb_policy cookie ${AFFINITY_COOKIE} \\{\\$LB_COOKIE_SECRET\\} \\{\\s*fallback round_robin\\s*\\}`),
+    );
+    expect(services.proxy!.environment!.LB_COOKIE_SECRET).toMatch(/^\$\{LB_COOKIE_SECRET:\?/);
+    expect(envExample).toMatch(/^LB_COOKIE_SECRET=$/m);
+    // the internal endpoints closed with and without a trailing slash; compression once, in the app
+    expect(caddy).toMatch(/@internal path \/metrics \/metrics\/\* \/ready \/ready\/\*/);
+    expect(caddy).not.toMatch(/^\s*encode\b/m);
     expect(caddy).not.toMatch(/lb_policy (round_robin|random|least_conn)/);
     // Caddy closes an idle connection to the API before the API would (KEEP_ALIVE_MS)
     const keepalive = /transport http \{\s*keepalive (\d+)s\s*\}/.exec(caddy);
@@ -134,6 +143,26 @@ describe('docker-compose.yml', () => {
     ]) {
       expect(envExample).toMatch(new RegExp(`^${key}=$`, 'm'));
     }
+  });
+
+  it('keeps every process scrapeable on METRICS_PORT, on a network the proxy is not on (decision 080)', () => {
+    const networks = (compose as unknown as { networks: Record<string, { internal?: boolean } | null> }).networks;
+    expect(networks.backend).toEqual({ internal: true });
+    const on = (name: string) => (services[name] as Service & { networks?: string[] }).networks;
+    expect(on('proxy')).toEqual(['edge']);
+    for (const name of ['api-1', 'api-2']) expect(on(name)).toEqual(['edge', 'backend']);
+    for (const [name, service] of Object.entries(services)) {
+      if (name !== 'proxy') expect(on(name), name).toContain('backend');
+      if (!['api-1', 'api-2', 'proxy'].includes(name)) expect(on(name), name).toEqual(['backend']);
+      if (service.build) expect(service.environment!.METRICS_PORT, name).toBe('9464');
+    }
+    const caddy = fs.readFileSync(path.join(ROOT, 'deploy/Caddyfile'), 'utf8');
+    expect(caddy).not.toContain('9464');
+  });
+
+  it('keeps .env out of git', () => {
+    const ignored = fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toContain('.env');
   });
 
   it('creates the bucket before the app starts', () => {

@@ -25,6 +25,8 @@ export interface LiveHooks {
   batch?(batch: SyncBatch, since: number | undefined): void;
   resync?(): void;
   presence?(online: number): void;
+  /** The projections (the worker) fell more than READY_MAX_LAG behind, or caught up again. */
+  catchingUp?(catchingUp: boolean): void;
   connected?(connected: boolean): void;
 }
 
@@ -91,6 +93,7 @@ export function startLiveClient(
     hooks.presence?.(online);
     showFollowers.set(following);
   });
+  socket.on('projections:lag', ({ catchingUp }) => hooks.catchingUp?.(catchingUp));
   // whether the page follows the show: a new connection is a new socket to the server, so say it again
   const tellFollowing = () => {
     if (socket.connected) socket.emit('show:follow', followsShow.get());

@@ -21,6 +21,13 @@ export function useOnlineCount(): number | null {
   return useStore(online);
 }
 
+// Whether the server is catching up (the worker behind the log): a banner says new posts may wait.
+const catchingUp = createStore(false);
+
+export function useCatchingUp(): boolean {
+  return useStore(catchingUp);
+}
+
 // Items that arrived live a moment ago, as 'kind:id'.
 const newItems = createStore<ReadonlySet<string>>(new Set());
 const itemName = (kind: GalleryKind, id: number) => `${kind}:${id}`;
@@ -124,6 +131,7 @@ export function connectRealtime(queryClient: QueryClient): () => void {
       if (debug) debug.resyncs += 1;
     },
     presence: (count) => online.set(count),
+    catchingUp: (behind) => catchingUp.set(behind),
     connected: (connected) => {
       if (debug) debug.connected = connected;
       if (!connected) online.set(null);
@@ -144,5 +152,6 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     for (const timer of timers) clearTimeout(timer);
     live.close();
     online.set(null);
+    catchingUp.set(false);
   };
 }

@@ -4,6 +4,7 @@ import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanst
 import { usePageTitle } from '../lib/pageTitle.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
+import { CatchingUp } from '../components/CatchingUp.tsx';
 import { Header } from '../components/Header.tsx';
 import { LoadingScreen } from '../components/LoadingScreen.tsx';
 import { Toaster } from '../components/Toaster.tsx';
@@ -70,6 +71,7 @@ function SignedInApp({ pathname }: { pathname: string }) {
       </a>
       {/* The landing page has no header; the reveal slideshow is the whole screen. */}
       {pathname !== '/' && pathname !== '/reveal' && <Header />}
+      <CatchingUp />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
       </main>
