@@ -86,7 +86,7 @@ describe('deploy/Caddyfile in front of two API processes', () => {
     const first = await fetch(`${caddy.url}/api/gate`);
     expect(first.status).toBe(200);
     const cookie = affinityOf(first)!;
-    const held = ports.find((port) => affinityFor(port) === cookie);
+    const held = ports.find((port) => affinityFor(port) === cookie)!;
     expect(held, `tg_lb=${cookie} names one of the two processes under the secret`).toBeDefined();
     // without the secret the cookie would be the HMAC under an empty key: anyone could forge one
     for (const port of ports) {
@@ -110,7 +110,11 @@ describe('deploy/Caddyfile in front of two API processes', () => {
       body: JSON.stringify({ password: PASSWORDS.guest }),
     });
     const { sessionToken } = (await login.json()) as { sessionToken: string };
-    const socket = connect(caddy.url, { auth: { token: sessionToken }, transports: ['websocket'], reconnection: false });
+    const socket = connect(caddy.url, {
+      auth: { token: sessionToken },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     sockets.push(socket);
     const batch = await new Promise<{ upTo: number }>((resolve, reject) => {
       socket.once('sync:batch', resolve);
