@@ -121,7 +121,7 @@ describe('docker-compose.yml', () => {
       expect(envExample, key).toMatch(new RegExp(`^${key}=`, 'm'));
     }
     expect(env.DATABASE_URL).toBe(
-      'postgres://tribute:${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}@postgres:5432/tribute',
+      'postgres://tribute:${DATABASE_PASSWORD:?set DATABASE_PASSWORD in .env}@postgres:5432/tribute',
     );
     expect(services.postgres!.environment!.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
     expect(env.NODE_ENV).toBe('production');
@@ -135,6 +135,7 @@ describe('docker-compose.yml', () => {
     // .env.example leaves the secrets empty
     for (const key of [
       'POSTGRES_PASSWORD',
+      'DATABASE_PASSWORD',
       'MINIO_SECRET_KEY',
       'GALLERY_PASSWORD',
       'ADMIN_PASSWORD',
@@ -163,6 +164,37 @@ describe('docker-compose.yml', () => {
   it('keeps .env out of git', () => {
     const ignored = fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n');
     expect(ignored).toContain('.env');
+  });
+
+  it('connects the app as a role that is no superuser and owns only its database (decision 062)', () => {
+    const postgres = services.postgres!;
+    const superuser = postgres.environment!.POSTGRES_USER;
+    const app = new URL(services['api-1']!.environment!.DATABASE_URL!.replace(/\$\{[^}]*\}/, 'secret'));
+    expect(app.username).toBe(postgres.environment!.APP_DB_USER);
+    expect(app.pathname).toBe(`/${postgres.environment!.APP_DB_NAME}`);
+    expect(app.username).not.toBe(superuser);
+    // the superuser's database is not the app's: POSTGRES_DB would make the app's database the superuser's
+    expect(postgres.environment!.POSTGRES_DB).toBeUndefined();
+    expect(postgres.environment!.APP_DB_PASSWORD).toBe('${DATABASE_PASSWORD:?set DATABASE_PASSWORD in .env}');
+    for (const name of ['worker', 'migrate', 'api-2']) {
+      expect(services[name]!.environment!.DATABASE_URL, name).toBe(services['api-1']!.environment!.DATABASE_URL);
+    }
+    // the image runs the init script once, when the volume is new; the script runs app-role.sql
+    expect(postgres.volumes).toEqual(
+      expect.arrayContaining([
+        './deploy/postgres/init-app-role.sh:/docker-entrypoint-initdb.d/10-app-role.sh:ro',
+        './deploy/postgres/app-role.sql:/etc/tribute/app-role.sql:ro',
+      ]),
+    );
+    const script = fs.readFileSync(path.join(ROOT, 'deploy/postgres/init-app-role.sh'), 'utf8');
+    expect(script).toContain('--file=/etc/tribute/app-role.sql');
+    expect(script).toMatch(/ON_ERROR_STOP=1/);
+    expect(fs.statSync(path.join(ROOT, 'deploy/postgres/init-app-role.sh')).mode & 0o111).not.toBe(0);
+    const sql = fs.readFileSync(path.join(ROOT, 'deploy/postgres/app-role.sql'), 'utf8');
+    expect(sql).toMatch(/CREATE ROLE :"app_user" LOGIN PASSWORD :'app_password'\s+NOSUPERUSER NOCREATEDB NOCREATEROLE/);
+    expect(sql).toMatch(/CREATE DATABASE :"app_database" OWNER :"app_user"/);
+    // healthy only once the server listens on TCP, after the init scripts have made the role
+    expect(postgres.healthcheck!.test!.join(' ')).toContain('pg_isready -h 127.0.0.1');
   });
 
   it('creates the bucket before the app starts', () => {
