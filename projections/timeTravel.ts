@@ -20,8 +20,9 @@ const projection = catalogProjection;
  * A question behind them is answered in a transaction that is rolled back: the nearest snapshot
  * below takes the tables' names, the few events after it are replayed into it, the page is read,
  * and the rollback leaves the snapshot as it was. The log is append-only and sealed links never
- * change, so a snapshot is valid for ever. Everything is temporary: it goes with the connection,
- * which closes after a few idle minutes.
+ * change, so a snapshot is valid until a value it resolved is erased (then all are made again,
+ * decision 075). Everything is temporary: it goes with the connection, which closes after a few
+ * idle minutes.
  */
 export class TimeTravel {
   readonly #connectionString: string;
@@ -36,6 +37,8 @@ export class TimeTravel {
   readonly #snapshots = new Map<number, number>();
   #queue: Promise<unknown> = Promise.resolve();
   #idle?: NodeJS.Timeout;
+  /** `erasure_generation` when the tables were made: a later erasure leaves words in them (decision 075) */
+  #generation?: string;
 
   constructor(connectionString: string, every = SNAPSHOT_EVERY) {
     this.#connectionString = connectionString;
@@ -62,6 +65,7 @@ export class TimeTravel {
    */
   read<T>(at: number, reader: (db: Pick<pg.Pool, 'query'>) => Promise<T>): Promise<T> {
     return this.#serial(async () => {
+      await this.#forgetErased();
       const client = await this.#connect();
       if (at >= this.#seq) {
         await this.#replay(client, this.#seq, at, true);
@@ -104,7 +108,19 @@ export class TimeTravel {
     this.#ready = undefined;
     this.#snapshots.clear();
     this.#seq = 0;
+    this.#generation = undefined;
     await Promise.all([client?.end().catch(() => {}), reader?.end().catch(() => {})]);
+  }
+
+  /**
+   * The working tables and every snapshot resolved names and words as they stood when they were
+   * folded: once a value has been blanked or a stream erased since (an erasure, a delete), they are
+   * dropped and made again from the log, which resolves them as erased.
+   */
+  async #forgetErased() {
+    if (!this.#client || this.#generation === undefined) return;
+    const { rows } = await this.#client.query<{ n: string }>(`SELECT n::text FROM erasure_generation`);
+    if (rows[0]?.n !== this.#generation) await this.close();
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -128,6 +144,9 @@ export class TimeTravel {
   #connect(): Promise<pg.Client> {
     this.#ready ??= (async () => {
       const [client, reader] = await Promise.all([this.#open(), this.#open()]);
+      // read before anything is folded: an erasure committed after this is seen by the next question
+      const { rows } = await client.query<{ n: string }>(`SELECT n::text FROM erasure_generation`);
+      this.#generation = rows[0]?.n;
       for (const t of projection.tables) {
         await client.query(`CREATE TEMP TABLE ${t} (LIKE public.${t} INCLUDING ALL)`);
       }

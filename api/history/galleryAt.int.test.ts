@@ -104,4 +104,29 @@ describe('GET /api/gallery?at=SEQ', () => {
       await snapshotting.close();
     }
   });
+
+  it('forgets erased words: the same seq asked again after an erasure is without them, and no browser keeps it (issue 21)', async () => {
+    const storyId = (
+      await s.guest('POST', '/api/stories', {
+        content: 'Gossamer heron words',
+        authorName: 'Isembard Larkspur',
+        email: 'isembard@example.com',
+      })
+    ).body.id;
+    await s.admin('PATCH', `/api/admin/stories/${storyId}`, { status: 'approved' });
+    const seq = await head();
+    const asked = await auditor('GET', `/api/gallery?at=${seq}`);
+    expect(JSON.stringify(asked.body)).toContain('Gossamer heron words');
+    expect(asked.headers.get('cache-control')).not.toMatch(/max-age/);
+    // and a snapshot below, with the words folded into it
+    const below = await at(seq - 1);
+    expect(ids(below)).not.toContain(`story:${storyId}`);
+
+    expect((await s.admin('POST', '/api/admin/erase', { email: 'isembard@example.com' })).status).toBe(200);
+    for (const again of [seq, seq - 1, seq]) {
+      const text = JSON.stringify(await at(again));
+      expect(text, `at ${again}`).not.toContain('Gossamer heron words');
+      expect(text, `at ${again}`).not.toContain('Isembard Larkspur');
+    }
+  });
 });

@@ -49,7 +49,8 @@ export function galleryAtRoute(deps: Deps) {
     const { at, page, q } = parseInput(AtQuery, req.query);
     const { recordedAt } = await sealedSeq(deps, at);
     const day = dateIn(deps.config.timeZone, recordedAt ?? new Date());
-    res.set('Cache-Control', 'private, max-age=3600');
+    // never kept by the browser: an erasure must take its words out of the next look (decision 075)
+    res.set('Cache-Control', 'private, no-store');
     res.json(await travel.page(at, { page, q, day }));
   };
 }

@@ -24,7 +24,8 @@ export function stageAtRoutes(deps: Deps) {
   router.get('/admin/show', auditors, async (req, res) => {
     const { at } = await sealedSeq(deps, parseInput(AtOnly, req.query).at);
     const show = await travel.read(at, readShowWithTotals);
-    res.set('Cache-Control', 'private, max-age=3600');
+    // never kept by the browser: an erasure must take its words out of the next look (decision 075)
+    res.set('Cache-Control', 'private, no-store');
     res.json({ ...show, at });
   });
 
@@ -34,7 +35,8 @@ export function stageAtRoutes(deps: Deps) {
       ...(await readMuralState(db)),
       strokes: await readMuralStrokes(db),
     }));
-    res.set('Cache-Control', 'private, max-age=3600');
+    // never kept by the browser: an erasure must take its words out of the next look (decision 075)
+    res.set('Cache-Control', 'private, no-store');
     res.json({ ...mural, width: MURAL_WIDTH, height: MURAL_HEIGHT, at });
   });
 

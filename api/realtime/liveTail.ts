@@ -150,12 +150,12 @@ export class LiveTail {
     // one statement, one snapshot: the checkpoint, the messages it covers, what the outbox pruned and
     // what deletes and erasures made it forget all agree
     const { rows } = await this.#pool.query<Row>(
-      `WITH cp AS (SELECT catalog_position() AS upto)
-       SELECT cp.upto, s.pruned_through AS pruned, coalesce((
-           SELECT json_agg(json_build_object('position', f.position, 'items', f.items, 'comments', f.comments))
-           FROM live_forgotten f WHERE f.position > $1 AND f.position <= cp.upto), '[]') AS forgotten,
-         m.position, m.room, m.event, m.payload
-       FROM cp CROSS JOIN live_state s
+      `WITH cp AS (SELECT catalog_position() AS upto),
+       f AS (
+         SELECT coalesce(json_agg(json_build_object('position', f.position, 'items', f.items, 'comments', f.comments)), '[]') AS forgotten
+         FROM live_forgotten f, cp WHERE f.position > $1 AND f.position <= cp.upto)
+       SELECT cp.upto, s.pruned_through AS pruned, f.forgotten, m.position, m.room, m.event, m.payload
+       FROM cp CROSS JOIN f CROSS JOIN live_state s
        LEFT JOIN LATERAL (
          SELECT * FROM live_messages WHERE position > $1 AND position <= cp.upto ORDER BY position, ord LIMIT $2
        ) m ON true`,

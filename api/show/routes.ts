@@ -20,7 +20,16 @@ const UP_NEXT = 10;
 const ShowInput = z.discriminatedUnion(
   'action',
   [
-    z.object({ action: z.enum(['start', 'next', 'prev', 'pause', 'resume', 'stop']) }),
+    z.object({ action: z.enum(['start', 'pause', 'resume', 'stop']) }),
+    z.object({
+      action: z.enum(['next', 'prev']),
+      // the index the presenter saw: pressed twice, the move is made once
+      from: z
+        .number({ error: 'from must be an index' })
+        .int('from must be an index')
+        .min(0, 'from must be an index')
+        .optional(),
+    }),
     z
       .object({
         action: z.enum(['goto', 'queue']),
@@ -96,7 +105,8 @@ export function showRoutes(deps: Deps) {
         if ((input.id ?? MURAL_ITEM.id) !== MURAL_ITEM.id) throw notFound('Mural');
         command = { type: input.action, item: MURAL_ITEM, approved: true };
       } else command = await submissionCommand(deps, input.action, { kind: input.kind, id: input.id! });
-    } else command = { type: input.action };
+    } else if (input.action === 'next' || input.action === 'prev') command = { type: input.action, from: input.from };
+    else command = { type: input.action };
     const metadata = await metadataFor(req, deps.personal);
     const { lastPosition } = await handleCommand(deps.store, SHOW_STREAM, showDecider, command, metadata);
     await readYourWrites(deps, res, lastPosition);

@@ -63,7 +63,9 @@ export const sameItem = (a: ShowItem, b: ShowItem) => a.kind === b.kind && a.id 
 
 export type ShowCommand =
   | { type: 'start'; items: ShowItem[] }
-  | { type: 'next' | 'prev' | 'pause' | 'resume' | 'stop' }
+  | { type: 'pause' | 'resume' | 'stop' }
+  /** `from`: the index the presenter saw; a move from an index the show has left is already made */
+  | { type: 'next' | 'prev'; from?: number }
   /** `approved`: whether the item may be shown; an item the show already holds may always be shown */
   | { type: 'goto' | 'queue'; item: ShowItem; approved: boolean };
 
@@ -88,7 +90,8 @@ export function evolveShow(show: Show, event: ShowEvent): Show {
 
 /**
  * The presenter's rules. Moves stay inside the list (next on the last item and previous on the first
- * change nothing); the same pause, resume or move twice is one event; everything but start needs a
+ * change nothing); the same pause, resume or move twice is one event (a next or prev that says
+ * `from` which index is one move, however often it is sent); everything but start needs a
  * show (409), and start needs none.
  */
 export const showDecider: Decider<Show, ShowEvent, ShowCommand> = {
@@ -105,8 +108,11 @@ export const showDecider: Decider<Show, ShowEvent, ShowCommand> = {
       index === show.index ? [] : [{ type: 'ShowMoved', data: { action, index, current: show.items[index]! } }];
     switch (command.type) {
       case 'next':
+        // the same press twice (a double tap, two screens' keys, a retry) is one move
+        if (command.from !== undefined && command.from !== show.index) return [];
         return moveTo('next', Math.min(show.index + 1, show.items.length - 1));
       case 'prev':
+        if (command.from !== undefined && command.from !== show.index) return [];
         return moveTo('prev', Math.max(show.index - 1, 0));
       case 'pause':
         return show.state === 'paused' ? [] : [{ type: 'ShowPaused', data: {} }];

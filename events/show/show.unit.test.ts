@@ -30,6 +30,19 @@ const refused = (commands: ShowCommand[], status: number) => {
 };
 
 describe('the show decider', () => {
+  it('moves once when next is pressed twice from the same item (issue 21)', () => {
+    const { show, types } = run([
+      { type: 'start', items: [a, b, c] },
+      { type: 'next', from: 0 },
+      { type: 'next', from: 0 },
+      { type: 'prev', from: 1 },
+      { type: 'prev', from: 1 },
+    ]);
+    expect(types).toEqual([['ShowStarted'], ['ShowMoved'], [], ['ShowMoved'], []]);
+    expect(show.index).toBe(0);
+    expect(run([{ type: 'start', items: [a, b, c] }, { type: 'next' }, { type: 'next' }]).show.index).toBe(2);
+  });
+
   it('refuses everything but start without a show, and a second start', () => {
     for (const type of ['next', 'prev', 'pause', 'resume', 'stop'] as const) refused([{ type }], 409);
     refused([{ type: 'goto', item: a, approved: true }], 409);

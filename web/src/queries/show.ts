@@ -12,7 +12,9 @@ export interface ShowAnswer extends ShowStatus {
 }
 
 export type ShowAction =
-  | { action: 'start' | 'next' | 'prev' | 'pause' | 'resume' | 'stop' }
+  | { action: 'start' | 'pause' | 'resume' | 'stop' }
+  /** `from`: the index on the screen, so that a second press of the same move is not a second move */
+  | { action: 'next' | 'prev'; from?: number }
   | { action: 'goto' | 'queue'; kind: ShowItemRef['kind']; id: number };
 
 /** A submission the show points at (the mural takes no reactions). */

@@ -213,7 +213,7 @@ function Presenter() {
               <BigButton
                 label="Previous"
                 disabled={busy || data.index === 0}
-                onClick={() => act.mutate({ action: 'prev' })}
+                onClick={() => act.mutate({ action: 'prev', from: data.index })}
               >
                 <ChevronLeftIcon className="h-7 w-7" />
               </BigButton>
@@ -230,7 +230,7 @@ function Presenter() {
                 label="Next"
                 primary
                 disabled={busy || data.index >= data.total - 1}
-                onClick={() => act.mutate({ action: 'next' })}
+                onClick={() => act.mutate({ action: 'next', from: data.index })}
               >
                 <span className="text-xl font-bold">Next</span>
                 <ChevronRightIcon className="h-7 w-7" />

@@ -46,7 +46,8 @@ function RevealPage() {
   const onMural = following?.current.kind === 'mural';
   const admin = getSession().admin;
   const act = (action: 'next' | 'prev' | 'pause' | 'resume') => () => {
-    if (admin) void sendShowAction({ action }).catch(() => {});
+    const from = action === 'next' || action === 'prev' ? { from: following?.index } : {};
+    if (admin) void sendShowAction({ action, ...from }).catch(() => {});
   };
   const show: Slideshow = following
     ? {
