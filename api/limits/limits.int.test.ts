@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  ADMIN_KEY,
   client,
   PASSWORDS,
   type SecondProcess,
@@ -77,6 +78,28 @@ describe('guessing the admin key', () => {
     expect(typeof line.clientRef).toBe('number');
     expect(lines.join('\n')).not.toContain('wrong-key');
     expect(lines.join('\n')).not.toContain(address);
+  });
+});
+
+describe('guessing the admin key from many addresses', () => {
+  it('turns away the guessing addresses only: the right key from another address still works', async () => {
+    const token = await t.login('guest');
+    const api = client(t.url, token);
+    for (let n = 0; n < 10; n++) {
+      const headers = { authorization: 'Bearer wrong-key', 'x-forwarded-for': freshAddress() };
+      for (let i = 0; i < 10; i++) expect((await api('DELETE', '/api/stories/1', undefined, headers)).status).toBe(403);
+      const refused = await api('DELETE', '/api/stories/1', undefined, {
+        ...headers,
+        authorization: `Bearer ${ADMIN_KEY}`,
+      });
+      expect(refused.status).toBe(429);
+    }
+    // past the key check: the story does not exist
+    const right = { authorization: `Bearer ${ADMIN_KEY}`, 'x-forwarded-for': freshAddress() };
+    expect(await api('DELETE', '/api/stories/999999', undefined, right)).toMatchObject({
+      status: 404,
+      body: { message: 'Story not found' },
+    });
   });
 });
 
