@@ -3,10 +3,11 @@ import { findItem, findItemAt, listVisible, toView } from '#projections/catalog/
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
-import { notFound, parseInput } from '../http/errors.ts';
+import { notFound, parseInput, storageFull } from '../http/errors.ts';
 import { atLogPosition } from '../http/logPosition.ts';
 import { sendStream } from '../http/sendStream.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
+import { isStorageFull, StorageCapacity } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { saveStrokes, strokesOf } from '../show/strokes.ts';
 import { ArtworkSubmission, submitArtwork } from './submitArtwork.ts';
@@ -15,6 +16,8 @@ const VARIANTS = new Set(['original', 'display', 'thumbnail']);
 
 export function artworkRoutes(deps: Deps) {
   const router = Router();
+  // a drawing or photo goes straight into the store (the local store's directory, or the bucket)
+  const capacity = new StorageCapacity(deps.blobs, deps.config.minio ? [] : [deps.config.blobDir], deps.config.storage);
 
   router.get('/artworks', async (req, res) => {
     const viewer = { admin: isAdmin(req) };
@@ -26,8 +29,14 @@ export function artworkRoutes(deps: Deps) {
     const input = parseInput(ArtworkSubmission, req.body);
     // a drawing's strokes (CONTRACT §7) are checked before anything is written
     const strokes = strokesOf(req);
+    // the image's bytes as sent (its base64 is 4/3 of them): 507 before anything is written if they do not fit
+    if ((await capacity.room()) < Math.ceil((input.imageData.length * 3) / 4)) throw storageFull();
     const metadata = await metadataFor(req, deps.personal);
-    const { artworkId: id, position } = await submitArtwork(deps, input, metadata, req.session?.visitorId);
+    const { artworkId: id, position } = await submitArtwork(deps, input, metadata, req.session?.visitorId).catch(
+      (error: unknown) => {
+        throw isStorageFull(error) ? storageFull() : error;
+      },
+    );
     if (strokes) await saveStrokes(deps, id, strokes);
     // the submitter's next screens (and the admin's queue) read the catalog: answer once it has it
     await readYourWrites(deps, res, position);

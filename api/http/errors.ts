@@ -22,6 +22,9 @@ export class HttpError extends Error {
 
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 
+/** CONTRACT §9: an upload that would not fit before the disk's reserve or the store's cap. */
+export const storageFull = () => new HttpError(507, 'Storage is full');
+
 export function validationError(error: z.ZodError): HttpError {
   const errors = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   return new HttpError(400, errors[0]?.message ?? 'Invalid input', { errors });

@@ -6,14 +6,14 @@ import { findItem, findItemAt, listVisible, toView, type CatalogRow } from '#pro
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
-import { HttpError, notFound, parseInput } from '../http/errors.ts';
+import { HttpError, notFound, parseInput, storageFull } from '../http/errors.ts';
 import { atLogPosition } from '../http/logPosition.ts';
 import { receiveMediaFile, type ReceivedFile } from '../http/multipart.ts';
 import { parseRange } from '../http/range.ts';
 import { sendStream } from '../http/sendStream.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { uploadBytesPerAddress } from '../limits/limits.ts';
-import { StorageCapacity } from '../storage/capacity.ts';
+import { isStorageFull, StorageCapacity } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { MediaSubmission, storeUpload, submitMedia, type StoredUpload } from './submitMedia.ts';
 import { remainingUploadBytes, UPLOAD_ALLOWANCE_USED } from './uploadQuota.ts';
@@ -43,12 +43,6 @@ export function mediaRoutes(deps: Deps) {
     deps.config.storage,
   );
   const addressBytes = uploadBytesPerAddress(pool);
-  const storageFull = () => new HttpError(507, 'Storage is full');
-  /** A disk or a bucket that filled up under the upload (another write came first). */
-  const isStorageFull = (error: unknown) =>
-    ['ENOSPC', 'EDQUOT', 'XMinioStorageFull', 'XMinioAdminBucketQuotaExceeded'].includes(
-      (error as { code?: string } | null)?.code ?? '',
-    );
 
   /**
    * The most this upload may hold: the configured maximum, or less when the visitor's or the address

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestMedia, removeTestMedia } from '../../tests/support/media.ts';
 import { startS3 } from '../../tests/support/s3.ts';
-import { PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { PER_ADDRESS } from '../limits/limits.ts';
 import { createBlobStore } from '../storage/index.ts';
 
@@ -92,6 +93,41 @@ describe('the disk', () => {
     expect(await uploadsKept(t)).toBe(0);
     expect(fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true })).toEqual([]);
     expect(tmpFiles(t)).toEqual([]);
+  });
+});
+
+describe('a drawing or photo', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ STORAGE_MAX_BYTES: '20000' });
+  });
+  afterAll(() => t.close());
+
+  it('is 507 Storage is full when its image does not fit under STORAGE_MAX_BYTES, and nothing is kept', async () => {
+    // noise does not compress: a JPEG of some 50 kB, more than the store may hold
+    const noisy = await sharp({
+      create: {
+        width: 300,
+        height: 300,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .jpeg()
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(20_000);
+    const guest = client(t.url, await t.login('guest'));
+    const full = await guest('POST', '/api/artworks', {
+      title: 'Noise',
+      artistName: 'Sam Painter',
+      email: 'sam@example.com',
+      imageData: `data:image/jpeg;base64,${noisy.toString('base64')}`,
+      isFromCanvas: 'false',
+    });
+    expect(full).toMatchObject({ status: 507, body: { message: 'Storage is full' } });
+    expect((await t.db.pool.query(`SELECT 1 FROM events WHERE type = 'ArtworkSubmitted'`)).rows).toEqual([]);
+    expect(fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true })).toEqual([]);
   });
 });
 

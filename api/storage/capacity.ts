@@ -1,6 +1,12 @@
 import { mkdir, stat, statfs } from 'node:fs/promises';
 import type { BlobStore } from './blobStore.ts';
 
+/** A disk or a bucket that filled up under a write (another write came first). */
+export const isStorageFull = (error: unknown) =>
+  ['ENOSPC', 'EDQUOT', 'XMinioStorageFull', 'XMinioAdminBucketQuotaExceeded'].includes(
+    (error as { code?: string } | null)?.code ?? '',
+  );
+
 export interface CapacityConfig {
   /** free space left on every disk an upload is written to (`STORAGE_RESERVE_BYTES`) */
   reserveBytes: number;
@@ -10,7 +16,7 @@ export interface CapacityConfig {
 
 /**
  * How many bytes an upload may still take before storage is full (docs/decisions/065). An upload is
- * written to each of `dirs` in turn (the temp file, then the local store's copy) and both exist at
+ * written to each of `dirs` in turn (for a drawing or photo, the local store's directory alone) (the temp file, then the local store's copy) and both exist at
  * once, so a disk holding two of them must have room for two copies, and keeps `reserveBytes` free for
  * PostgreSQL, the jobs' posters and transcodes, and uploads in flight. With `maxBytes` the blob store
  * (a bucket) holds at most that many bytes, counted by listing it.
