@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { markDraining } from './observability/health.ts';
 import { configureLogger, log } from './observability/logger.ts';
+import { SealRefused } from '#events/chain.ts';
 import { startServer, type Role } from './server.ts';
 
 const USAGE = `usage: node api/main.ts [--role api|worker|all]
@@ -46,7 +47,10 @@ configureLogger({ level: config.logLevel, role });
 // A promise nobody awaited must not take the whole process (and every visitor's socket) down.
 process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
 
-const server = await startServer(config, role);
+const server = await startServer(config, role).catch((error: unknown) => {
+  if (error instanceof SealRefused) fail(`refusing to start: ${error.message}`);
+  throw error;
+});
 
 if (server.port) log.info({ port: server.port }, `Tribute Gallery (${role}) on http://localhost:${server.port}`);
 else log.info('Tribute Gallery worker running');

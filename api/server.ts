@@ -5,6 +5,8 @@ import { ProjectionRunner } from '#projections/runner.ts';
 import { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import { migrate } from '#db/migrate.ts';
+import { logHmacKey } from '#events/canonical.ts';
+import { checkChainKey } from '#events/chain.ts';
 import { createPool, openDatabase } from '#db/postgres.ts';
 import type { Deps } from './deps.ts';
 import { createApp } from './app.ts';
@@ -47,6 +49,12 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   const pool = createPool(database.url);
   const unmeasureLag = measureLagFrom(pool);
   await migrate(pool);
+  // a process with a missing or wrong LOG_HMAC_KEY neither appends nor seals (decision 077)
+  await checkChainKey(pool, logHmacKey()).catch(async (error: unknown) => {
+    await pool.end();
+    await database.stop();
+    throw error;
+  });
   const store = new EventStore(pool, { announce: true });
   const blobs = await createBlobStore({ blobDir: config.blobDir, minio: config.minio });
   const sessions = new SessionStore(pool);

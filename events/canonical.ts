@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * The canonical form every chain hash is computed over (docs/canonical-form.md): the JSON
@@ -28,6 +28,27 @@ export function jcs(value: unknown): string {
 export const SCHEME = { legacy: 1, sha256: 2, hmac: 3 } as const;
 export type Scheme = (typeof SCHEME)[keyof typeof SCHEME];
 
+export const isKeyed = (scheme: number) => scheme === SCHEME.hmac;
+
+/**
+ * Which record a scheme 2 or 3 link was computed over (decision 077): `committed`, with the
+ * commitments of the personal values its event refers to (every link sealed since), or `plain`,
+ * without (links sealed before); null when neither gives the hash. After a committed link only a
+ * committed one may follow, so no one can drop the words from the chain's cover.
+ */
+export function linkForm(
+  record: ChainRecord,
+  commitments: Record<string, string | null> | undefined,
+  hash: string,
+  hmacKey: string | undefined,
+  committedBefore: boolean,
+): 'committed' | 'plain' | null {
+  if (commitments && linkHash({ ...record, commitments }, hmacKey) === hash) return 'committed';
+  if (committedBefore) return null;
+  const { commitments: _, ...plain } = record;
+  return linkHash(plain, hmacKey) === hash ? 'plain' : null;
+}
+
 /** The fields of an event the hash covers, its place in the chain and its predecessor's hash included. */
 export interface ChainRecord {
   seq: number;
@@ -41,10 +62,24 @@ export interface ChainRecord {
   /** UTC, microseconds: `2026-11-24T13:18:01.123456Z` */
   recordedAt: string;
   prevHash: string;
+  /**
+   * Links sealed since decision 077: each reference to personal data in data or metadata
+   * (`titleRef`, `actorRef`…) with the commitment of its value, SHA-256 of salt and value (null where
+   * none was kept).
+   */
+  commitments?: Record<string, string | null>;
+}
+
+/** A personal value's commitment, as migration 024 computes it: lowercase hex of SHA-256(salt || value). */
+export function commitment(salt: string, value: string): string {
+  return createHash('sha256')
+    .update(salt + value, 'utf8')
+    .digest('hex');
 }
 
 export function canonicalRecord(r: ChainRecord): string {
   return jcs({
+    ...(r.commitments === undefined ? {} : { commitments: r.commitments }),
     seq: r.seq,
     position: r.position,
     streamId: r.streamId,
@@ -76,6 +111,43 @@ export function currentScheme(hmacKey = logHmacKey()): Scheme {
   return hmacKey ? SCHEME.hmac : SCHEME.sha256;
 }
 
+/**
+ * The tag a writer holding LOG_HMAC_KEY gives each event it appends: a random nonce and the HMAC of
+ * the event's stream, type, schema version, data and metadata under the key. The sealer seals no
+ * event without a good one once the chain is keyed, so only the key's holder can append.
+ */
+export function appendTag(
+  hmacKey: string,
+  e: { streamId: string; type: string; schemaVersion: number; data: unknown; metadata: unknown },
+  nonce = randomBytes(16).toString('hex'),
+): string {
+  const text = jcs({
+    nonce,
+    streamId: e.streamId,
+    type: e.type,
+    schemaVersion: e.schemaVersion,
+    data: e.data,
+    metadata: e.metadata,
+  });
+  return `${nonce}.${createHmac('sha256', hmacKey).update(text, 'utf8').digest('hex')}`;
+}
+
+export function tagHolds(hmacKey: string, tag: string, row: EventRow): boolean {
+  const nonce = tag.split('.')[0]!;
+  const expected = appendTag(
+    hmacKey,
+    {
+      streamId: row.stream_id,
+      type: row.type,
+      schemaVersion: row.schema_version,
+      data: row.data,
+      metadata: row.metadata,
+    },
+    nonce,
+  );
+  return expected === tag;
+}
+
 export function logHmacKey(): string | undefined {
   return process.env.LOG_HMAC_KEY || undefined;
 }
@@ -99,9 +171,15 @@ export interface EventRow<Metadata = unknown> {
   recorded_at: string;
 }
 
-/** The chain record of an event row sealed at `seq` after the link `prevHash`. */
-export function chainRecord<Metadata>(row: EventRow<Metadata>, seq: number, prevHash: string) {
+/** The chain record of an event row sealed at `seq` after the link `prevHash` (with commitments since decision 077). */
+export function chainRecord<Metadata>(
+  row: EventRow<Metadata>,
+  seq: number,
+  prevHash: string,
+  commitments?: Record<string, string | null>,
+) {
   return {
+    ...(commitments === undefined ? {} : { commitments }),
     seq,
     position: row.position,
     streamId: row.stream_id,

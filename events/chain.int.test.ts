@@ -11,7 +11,7 @@ import { freshDatabase } from '../tests/support/database.ts';
 import { approved, meta, submitted } from '../tests/support/fixtures.ts';
 import { waitFor } from '../tests/support/wait.ts';
 import { FileAnchorStore } from './anchors.ts';
-import { legacyHash } from './canonical.ts';
+import { EVENT_COLUMNS_SQL, chainRecord, legacyHash, linkHash, type EventRow } from './canonical.ts';
 import { ChainAnchorer, GENESIS_HASH, verifyChain } from './chain.ts';
 import { EventStore } from './store.ts';
 
@@ -246,12 +246,79 @@ describe('LOG_HMAC_KEY', () => {
     await tamper(`DELETE FROM event_chain WHERE seq = 42`);
     await tamper(`UPDATE projection_checkpoints c SET transaction_id = e.transaction_id, position = e.position, seq = 41
                   FROM events e WHERE e.position = 41 AND c.name = 'chain'`);
-    await runBatch(store, chainSealer, 10_000);
+    // the sealer without the key refuses; the superuser writes the plain link by hand
+    await expect(runBatch(store, chainSealer, 10_000)).rejects.toThrow(/LOG_HMAC_KEY/);
+    const { rows: forged } = await db.pool.query<EventRow>(
+      `SELECT e.position, ${EVENT_COLUMNS_SQL} FROM events e WHERE e.position = 42`,
+    );
+    const head = (await db.pool.query(`SELECT hash FROM event_chain WHERE seq = 41`)).rows[0].hash;
+    await db.pool.query(`INSERT INTO event_chain (seq, position, prev_hash, hash, scheme) VALUES (42, 42, $1, $2, 2)`, [
+      head,
+      linkHash(chainRecord(forged[0]!, 42, head, {})),
+    ]);
     expect(await verifyChain(db.pool, { hmacKey: 'k'.repeat(32) })).toMatchObject({
       ok: false,
       firstBadSeq: 42,
       reason: 'link sealed with an older scheme',
     });
+  });
+});
+
+describe('LOG_HMAC_KEY: only the key holder appends, and a sealer without it refuses', () => {
+  const KEY = 'k'.repeat(32);
+  beforeEach(async () => {
+    process.env.LOG_HMAC_KEY = KEY;
+    await store.append('artwork-31', 0, [submitted(31)], meta());
+    await runBatch(store, chainSealer, 10_000);
+  });
+  afterEach(() => {
+    delete process.env.LOG_HMAC_KEY;
+  });
+
+  it('fails verify on a row inserted by hand, which the sealer refuses to seal', async () => {
+    // a superuser copies an event into a new stream: triggers on, the database's own order, no tag
+    await db.pool.query(
+      `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
+       SELECT 'artwork-999', 1, type, schema_version, data, metadata FROM events WHERE position = 41`,
+    );
+    await expect(runBatch(store, chainSealer, 10_000)).rejects.toThrow(/no valid tag under LOG_HMAC_KEY/);
+    expect(await db.pool.query(`SELECT max(seq)::int AS head FROM event_chain`)).toMatchObject({
+      rows: [{ head: 41 }],
+    });
+    expect(await verifyChain(db.pool)).toMatchObject({
+      ok: false,
+      firstBadSeq: 42,
+      reason: 'event inserted without LOG_HMAC_KEY (no valid append tag)',
+    });
+    // a copy of a tagged row keeps its tag, and the database refuses the second use
+    await expect(
+      db.pool.query(
+        `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, tag)
+         SELECT stream_id, 2, type, schema_version, data, metadata, tag FROM events WHERE position = 41`,
+      ),
+    ).rejects.toThrow(/events_tag/);
+  });
+
+  it('a sealer with a wrong or a missing key seals nothing; the right key goes on', async () => {
+    await store.append('artwork-32', 0, [submitted(32)], meta());
+    process.env.LOG_HMAC_KEY = 'a wrong key, as long as the right one';
+    await expect(runBatch(store, chainSealer, 10_000)).rejects.toThrow(/not the key the chain was sealed with/);
+    delete process.env.LOG_HMAC_KEY;
+    await expect(runBatch(store, chainSealer, 10_000)).rejects.toThrow(/this process has none/);
+    // nor does a writer without the key, or with another, append (its event could never be sealed)
+    await expect(new EventStore(db.pool).append('artwork-33', 0, [submitted(33)], meta())).rejects.toThrow(
+      /this process has none/,
+    );
+    process.env.LOG_HMAC_KEY = 'a wrong key, as long as the right one';
+    await expect(new EventStore(db.pool).append('artwork-34', 0, [submitted(34)], meta())).rejects.toThrow(
+      /not the key/,
+    );
+    expect(await db.pool.query(`SELECT max(seq)::int AS head FROM event_chain`)).toMatchObject({
+      rows: [{ head: 41 }],
+    });
+    process.env.LOG_HMAC_KEY = KEY;
+    await runBatch(store, chainSealer, 10_000);
+    expect(await verifyChain(db.pool)).toMatchObject({ ok: true, checked: 42, unsealed: 0 });
   });
 });
 

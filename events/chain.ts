@@ -5,14 +5,50 @@ import {
   EVENT_COLUMNS_SQL,
   SCHEME,
   chainRecord,
+  isKeyed,
   legacyHash,
-  linkHash,
+  linkForm,
   logHmacKey,
+  tagHolds,
   type EventRow,
 } from './canonical.ts';
+import { REF_ROWS_SQL, commitmentsOf, editedRow, type RefRows } from './commitments.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 export const CHAIN_PROJECTION = 'chain';
+
+/** A process that must not seal or append: its LOG_HMAC_KEY is missing or not the chain's. */
+export class SealRefused extends Error {}
+
+/**
+ * The chain's head link, after checking that this process holds the key it was sealed with: a
+ * keyed head must recompute under `hmacKey`. Throws SealRefused when the key is missing or wrong,
+ * so a process started without it (or with another) seals and appends nothing instead of leaving
+ * links that never verify. Null on an empty chain.
+ */
+export async function checkChainKey(
+  db: Pick<pg.Pool, 'query'>,
+  hmacKey: string | undefined,
+): Promise<{ seq: number; hash: string; scheme: number } | null> {
+  const { rows } = await db.query<
+    EventRow & { seq: number; hash: string; prev_hash: string; scheme: number; refs: RefRows | null }
+  >(
+    `SELECT c.seq, c.hash, c.prev_hash, c.scheme, c.position, ${EVENT_COLUMNS_SQL}, ${REF_ROWS_SQL} AS refs
+     FROM (SELECT * FROM event_chain ORDER BY seq DESC LIMIT 1) c LEFT JOIN events e ON e.position = c.position`,
+  );
+  const head = rows[0];
+  if (!head) return null;
+  if (isKeyed(head.scheme)) {
+    if (!hmacKey) {
+      throw new SealRefused('the chain is sealed under LOG_HMAC_KEY and this process has none: set it');
+    }
+    const record = chainRecord(head, head.seq, head.prev_hash);
+    if (!linkForm(record, commitmentsOf(head.refs), head.hash, hmacKey, false)) {
+      throw new SealRefused('LOG_HMAC_KEY is not the key the chain was sealed with (or its last link was altered)');
+    }
+  }
+  return { seq: head.seq, hash: head.hash, scheme: head.scheme };
+}
 
 export interface ChainHead {
   seq: number;
@@ -20,7 +56,15 @@ export interface ChainHead {
 }
 
 export type VerifyResult =
-  | { ok: true; checked: number; unsealed: number; head: ChainHead; anchor: Anchor | null }
+  | {
+      ok: true;
+      checked: number;
+      unsealed: number;
+      /** links sealed before the commitment scheme: they cover references to personal values, not the values */
+      uncommitted: number;
+      head: ChainHead;
+      anchor: Anchor | null;
+    }
   | {
       ok: false;
       checked: number;
@@ -50,6 +94,7 @@ interface LinkRow extends EventRow {
   era: number | null;
   transaction_id: string | null;
   legacy: string | null;
+  refs: RefRows | null;
 }
 
 type CommitOrder = [era: number, transactionId: bigint, position: number];
@@ -76,6 +121,8 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
   let prevHash = GENESIS_HASH;
   let expectedSeq = 1;
   let checked = 0;
+  let uncommitted = 0;
+  let committed = false;
   let lastScheme = 0;
   let lastCommit: CommitOrder = [-1, -1n, 0];
   let startAt = 1;
@@ -96,7 +143,8 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
     const { rows } = await db.query<LinkRow>(
       `SELECT c.seq, c.position, c.prev_hash, c.hash, c.scheme, e.position AS event_position,
          e.era, e.transaction_id::text AS transaction_id, ${EVENT_COLUMNS_SQL},
-         CASE WHEN c.scheme = 1 AND e.position IS NOT NULL THEN event_canonical_text(e) END AS legacy
+         CASE WHEN c.scheme = 1 AND e.position IS NOT NULL THEN event_canonical_text(e) END AS legacy,
+         CASE WHEN c.scheme > 1 THEN ${REF_ROWS_SQL} END AS refs
        FROM event_chain c LEFT JOIN events e ON e.position = c.position
        WHERE c.seq >= $1 ORDER BY c.seq LIMIT $2`,
       [after, PAGE],
@@ -105,21 +153,34 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
       if (row.seq !== expectedSeq) return fail(expectedSeq, null, `chain entry ${expectedSeq} is missing`);
       if (row.event_position === null) return fail(row.seq, row.position, 'event removed');
       const commit: CommitOrder = [row.era!, BigInt(row.transaction_id!), row.position];
+      const key = isKeyed(row.scheme) ? hmacKey : undefined;
       if (options.from && row.seq === options.from.seq) {
         // the head verified before: it must still be there, unchanged
         if (row.hash !== options.from.hash) return fail(row.seq, row.position, 'disagrees with the anchored head');
+        if (row.scheme > SCHEME.legacy && (key || !isKeyed(row.scheme))) {
+          const record = chainRecord(row, row.seq, row.prev_hash);
+          committed = linkForm(record, commitmentsOf(row.refs), row.hash, key, false) === 'committed';
+        }
       } else {
         if (row.prev_hash !== prevHash) return fail(row.seq, row.position, 'chain link broken');
         if (row.scheme < lastScheme) return fail(row.seq, row.position, 'link sealed with an older scheme');
         if (!commitOrderAfter(commit, lastCommit)) return fail(row.seq, row.position, 'chain out of commit order');
-        let hash: string;
-        if (row.scheme === SCHEME.legacy) hash = legacyHash(prevHash, row.legacy!);
-        else if (row.scheme === SCHEME.hmac && !hmacKey) {
-          return fail(row.seq, row.position, 'keyed link: set LOG_HMAC_KEY to verify it');
-        } else {
-          hash = linkHash(chainRecord(row, row.seq, prevHash), row.scheme === SCHEME.hmac ? hmacKey : undefined);
-        }
-        if (hash !== row.hash) return fail(row.seq, row.position, 'event edited');
+        if (row.scheme === SCHEME.legacy) {
+          if (legacyHash(prevHash, row.legacy!) !== row.hash) return fail(row.seq, row.position, 'event edited');
+          uncommitted++;
+        } else if (row.scheme === SCHEME.sha256 || row.scheme === SCHEME.hmac) {
+          if (isKeyed(row.scheme) && !hmacKey) {
+            return fail(row.seq, row.position, 'keyed link: set LOG_HMAC_KEY to verify it');
+          }
+          const record = chainRecord(row, row.seq, prevHash);
+          const form = linkForm(record, commitmentsOf(row.refs), row.hash, key, committed);
+          if (!form) return fail(row.seq, row.position, 'event edited');
+          if (form === 'committed') {
+            committed = true;
+            const edited = editedRow(row.refs);
+            if (edited) return fail(row.seq, row.position, `personal value edited (${edited})`);
+          } else uncommitted++;
+        } else return fail(row.seq, row.position, `unknown scheme ${row.scheme}`);
         checked++;
       }
       const anchored = anchoredAt.get(row.seq);
@@ -156,6 +217,16 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
      ORDER BY position LIMIT 1`,
   );
   if (future[0]) return fail(head.seq + 1, future[0].position, 'event in a future transaction');
+  if (hmacKey && isKeyed(lastScheme)) {
+    // under the key, an event the sealer has not sealed must carry a good append tag: one without
+    // is a row inserted by someone who does not hold the key, and the sealer refuses it
+    const { rows: unsealed } = await db.query<EventRow & { tag: string | null }>(
+      `SELECT e.position, e.tag, ${EVENT_COLUMNS_SQL} FROM events e LEFT JOIN event_chain ch ON ch.position = e.position
+       WHERE ch.position IS NULL ORDER BY e.position LIMIT 5000`,
+    );
+    const forged = unsealed.find((e) => e.tag === null || !tagHolds(hmacKey, e.tag, e));
+    if (forged) return fail(head.seq + 1, forged.position, 'event inserted without LOG_HMAC_KEY (no valid append tag)');
+  }
   const { rows: tail } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM events e LEFT JOIN event_chain ch ON ch.position = e.position WHERE ch.position IS NULL`,
   );
@@ -164,7 +235,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
     anchor = { ...head, at: new Date().toISOString() };
     await options.anchors.write(anchor);
   }
-  return { ok: true, checked, unsealed: tail[0]?.n ?? 0, head, anchor };
+  return { ok: true, checked, unsealed: tail[0]?.n ?? 0, uncommitted, head, anchor };
 }
 
 /**

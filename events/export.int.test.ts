@@ -62,9 +62,10 @@ function verifyFile(content: string[]) {
 }
 
 describe('the export', () => {
-  it('is in chain order, with every field, times in UTC and each link', () => {
-    expect(lines).toHaveLength(12);
-    const events = lines.map((l) => JSON.parse(l));
+  it('is in chain order, with every field, times in UTC and each link, then the end line', () => {
+    expect(lines).toHaveLength(13);
+    const events = lines.slice(0, -1).map((l) => JSON.parse(l));
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ end: { events: 12, head: { seq: 12, hash: events[11].hash } } });
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(Object.keys(events[0])).toEqual([
       'seq',
@@ -77,6 +78,7 @@ describe('the export', () => {
       'metadata',
       'recordedAt',
       'actor',
+      'commitments',
       'prevHash',
       'hash',
       'scheme',
@@ -119,6 +121,22 @@ describe('events verify --file', () => {
     const run = verifyFile(swapped);
     expect(run.code).toBe(1);
     expect(run.out).toContain('FAILED at seq 10');
+  });
+
+  it('fails on an export cut at a line boundary, or with lines after its end', () => {
+    for (const keep of [0, 1, 7, 12]) {
+      const run = verifyFile(lines.slice(0, keep));
+      expect(run.code).toBe(1);
+      expect(run.out).toContain(`FAILED at seq ${keep + 1}`);
+      expect(run.out).toContain('the export has no end line');
+    }
+    // a cut file given a made-up end line: the count and head must be the file's own
+    const forged = verifyFile([...lines.slice(0, 7), lines.at(-1)!]);
+    expect(forged.code).toBe(1);
+    expect(forged.out).toContain('the end line does not match');
+    const trailing = verifyFile([...lines, lines[0]!]);
+    expect(trailing.code).toBe(1);
+    expect(trailing.out).toContain('a line after the end line');
   });
 
   it('fails on an inserted line, even one with a valid-looking hash of its own', () => {
@@ -164,7 +182,7 @@ describe('an export of a chain begun under the first scheme', () => {
         }),
       );
       const exported = text.trimEnd().split('\n');
-      expect(exported.map((l) => JSON.parse(l).scheme)).toEqual([1, 1, 1, 2]);
+      expect(exported.slice(0, -1).map((l) => JSON.parse(l).scheme)).toEqual([1, 1, 1, 2]);
       expect(verifyFile(exported).code).toBe(0);
       const edited = [...exported];
       edited[1] = edited[1]!.replace('"title":"Old 2"', '"title":"New 2"');
@@ -192,7 +210,21 @@ describe('the canonical form, as docs/canonical-form.md states it', () => {
     for (const line of [lines[0]!, lines[7]!]) {
       const { seq, position, streamId, version, type, schemaVersion, data, metadata, recordedAt, prevHash, hash } =
         JSON.parse(line);
-      const text = jcs({ seq, position, streamId, version, type, schemaVersion, data, metadata, recordedAt, prevHash });
+      const { commitments } = JSON.parse(line);
+      expect(commitments).toEqual({});
+      const text = jcs({
+        seq,
+        position,
+        streamId,
+        version,
+        type,
+        schemaVersion,
+        data,
+        metadata,
+        recordedAt,
+        prevHash,
+        commitments,
+      });
       expect(createHash('sha256').update(text, 'utf8').digest('hex')).toBe(hash);
     }
   });

@@ -1,8 +1,18 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
-import { EVENT_COLUMNS_SQL, chainRecord, type ChainRecord, type EventRow } from './canonical.ts';
-import { PERSONAL_VALUES_SQL } from './personal.ts';
+import {
+  EVENT_COLUMNS_SQL,
+  SCHEME,
+  chainRecord,
+  isKeyed,
+  linkForm,
+  logHmacKey,
+  type ChainRecord,
+  type EventRow,
+} from './canonical.ts';
+import { REF_ROWS_SQL, commitmentsOf, type RefRows } from './commitments.ts';
+import { PERSONAL_VALUES_SQL, REF_KEYS } from './personal.ts';
 
 /** Who caused an event: the role from its metadata, the name from erasable personal data (null when none or erased). */
 export interface Actor {
@@ -19,6 +29,11 @@ export interface ChainEvent extends Omit<ChainRecord, 'metadata'> {
    * data outside the log (decision 050), so not covered by the hash, as the actor's name is not.
    */
   personal?: Record<string, string | null>;
+  /**
+   * Beside `commitments`: the salt of each value this line gives (`personal`, and `actorRef` for the
+   * actor's name), null once erased, so the value can be checked against the chain.
+   */
+  salts?: Record<string, string | null>;
   hash: string;
   /** how the link was computed (docs/canonical-form.md) */
   scheme: number;
@@ -30,6 +45,7 @@ export interface ChainEventRow extends EventRow<Record<string, unknown>> {
   seq: number;
   actor_name: string | null;
   personal: Record<string, string | null> | null;
+  refs: RefRows | null;
   prev_hash: string;
   hash: string;
   scheme: number;
@@ -38,19 +54,34 @@ export interface ChainEventRow extends EventRow<Record<string, unknown>> {
 
 /** Sealed events joined with their links and actors; callers add WHERE c.seq ... ORDER BY c.seq. */
 export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, ${EVENT_COLUMNS_SQL}, pd.value AS actor_name,
-    ${PERSONAL_VALUES_SQL} AS personal, c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy
+    ${PERSONAL_VALUES_SQL} AS personal, c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy,
+    CASE WHEN c.scheme > 1 THEN ${REF_ROWS_SQL} END AS refs
   FROM event_chain c
   JOIN events e ON e.position = c.position
   LEFT JOIN personal_data pd ON pd.kind = 'name' AND pd.id = (e.metadata->>'actorRef')::bigint`;
 
+/** The refs whose values an export line gives, so it gives their salts: words and the actor's name. */
+const SALTED = new Set<string>([...REF_KEYS, 'actorRef']);
+
 export function toChainEvent(r: ChainEventRow): ChainEvent {
+  const commitments = r.scheme > SCHEME.legacy ? commitmentsOf(r.refs) : undefined;
+  // a link sealed before commitments (decision 077) is given without them; a keyed one that cannot
+  // be checked here keeps them, and verify --file finds which record it was sealed over
+  const key = isKeyed(r.scheme) ? logHmacKey() : undefined;
+  const committed =
+    commitments !== undefined &&
+    (isKeyed(r.scheme) && !key
+      ? true
+      : linkForm(chainRecord(r, r.seq, r.prev_hash), commitments, r.hash, key, false) !== 'plain');
   const event: ChainEvent = {
-    ...chainRecord(r, r.seq, r.prev_hash),
+    ...chainRecord(r, r.seq, r.prev_hash, committed ? commitments : undefined),
     actor: { role: String(r.metadata.role ?? 'system'), name: r.actor_name },
     hash: r.hash,
     scheme: r.scheme,
   };
   if (r.personal !== null) event.personal = r.personal;
+  const salts = Object.entries(r.refs ?? {}).filter(([key]) => SALTED.has(key));
+  if (committed && salts.length) event.salts = Object.fromEntries(salts.map(([key, row]) => [key, row.s]));
   if (r.legacy !== null) event.legacy = r.legacy;
   return event;
 }
@@ -69,6 +100,8 @@ export function exportLine(e: ChainEvent): string {
     recordedAt: e.recordedAt,
     actor: { role: e.actor?.role, name: e.actor?.name },
     ...(e.personal === undefined ? {} : { personal: e.personal }),
+    ...(e.commitments === undefined ? {} : { commitments: e.commitments }),
+    ...(e.salts === undefined ? {} : { salts: e.salts }),
     prevHash: e.prevHash,
     hash: e.hash,
     scheme: e.scheme,
@@ -77,9 +110,22 @@ export function exportLine(e: ChainEvent): string {
   return JSON.stringify(line);
 }
 
+/**
+ * The last line of an export: how many events it holds and the link it ends on, so a file cut at a
+ * line boundary no longer verifies (nor imports).
+ */
+export interface ExportEnd {
+  end: { events: number; head: { seq: number; hash: string } | null };
+}
+
+export function endLine(events: number, head: { seq: number; hash: string } | null): string {
+  const end: ExportEnd = { end: { events, head: head && { seq: head.seq, hash: head.hash } } };
+  return JSON.stringify(end);
+}
+
 const PAGE = 1000;
 
-/** The sealed log as NDJSON, one event a line in chain (seq) order; streamed page by page. */
+/** The sealed log as NDJSON, one event a line in chain (seq) order, then the end line; streamed page by page. */
 export async function exportNdjson(
   db: Pick<pg.Pool, 'query'>,
   out: Writable,
@@ -87,6 +133,7 @@ export async function exportNdjson(
 ): Promise<number> {
   let after = Math.max((range.from ?? 1) - 1, 0);
   let written = 0;
+  let head: { seq: number; hash: string } | null = null;
   for (;;) {
     const { rows } = await db.query<ChainEventRow>(
       `${SELECT_CHAIN_EVENTS} WHERE c.seq > $1 AND ($2::bigint IS NULL OR c.seq <= $2) ORDER BY c.seq LIMIT $3`,
@@ -95,8 +142,11 @@ export async function exportNdjson(
     for (const row of rows) {
       if (!out.write(`${exportLine(toChainEvent(row))}\n`)) await once(out, 'drain');
       written++;
+      head = { seq: row.seq, hash: row.hash };
     }
-    if (rows.length < PAGE) return written;
+    if (rows.length < PAGE) break;
     after = rows.at(-1)!.seq;
   }
+  if (!out.write(`${endLine(written, head)}\n`)) await once(out, 'drain');
+  return written;
 }

@@ -74,7 +74,8 @@ async function rows(pool: pg.Pool, table: string) {
 
 describe('events import', () => {
   it('restores an export into an empty database; a rebuild gives the same read models and gallery', async () => {
-    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').length;
+    // every line but the last, which names the count and the head
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').length - 1;
     const run = cli('scripts/events.ts', ['import', file], fresh.url);
     expect(run.out).toContain(`imported ${lines} events`);
     expect(run.code).toBe(0);
@@ -114,6 +115,14 @@ describe('events import', () => {
       const run = cli('scripts/events.ts', ['import', broken], other.url);
       expect(run.code).toBe(1);
       expect(run.out).toContain('does not verify: seq 2');
+      expect((await other.pool.query('SELECT count(*)::int AS n FROM events')).rows[0].n).toBe(0);
+
+      // cut at a line boundary: every line left is whole and chained, but the end line is gone
+      const cut = path.join(dir, 'cut.ndjson');
+      fs.writeFileSync(cut, lines.slice(0, 5).join('\n') + '\n');
+      const cutRun = cli('scripts/events.ts', ['import', cut], other.url);
+      expect(cutRun.code).toBe(1);
+      expect(cutRun.out).toContain('does not verify: seq 6: the export has no end line');
       expect((await other.pool.query('SELECT count(*)::int AS n FROM events')).rows[0].n).toBe(0);
     } finally {
       await other.drop();

@@ -19,6 +19,9 @@ const ID_SEQUENCES: Array<[sequence: string, streamPrefix: string]> = [
 
 const RUN = 1000;
 
+/** The personal_data kinds of the committed refs that are not words (their values are never exported). */
+const NOT_WORDS: Record<string, string> = { emailRef: 'email', clientRef: 'ip', actorRef: 'name' };
+
 async function* events(file: string): AsyncGenerator<ChainEvent> {
   const lines = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const line of lines) {
@@ -75,18 +78,27 @@ export async function importNdjson(pool: pg.Pool, file: string): Promise<{ impor
           ),
         ],
       );
-      // names and words travel beside the events (decision 050); an erased one comes back erased
-      const personal = batch.flatMap((e) =>
-        Object.entries(e.personal ?? {}).flatMap(([key, value]) => {
-          const id = (e.data as Record<string, unknown>)[key];
-          const kind = kindOfRefKey(key);
-          return typeof id === 'number' && kind ? [{ id, kind, value, stream: e.streamId }] : [];
-        }),
-      );
+      // names and words travel beside the events (decision 050); an erased one comes back erased.
+      // Under schemes 4 and 5 every referenced value comes back with its salt and commitment, those
+      // the export does not give (emails, addresses) as erased, so the links still verify (decision 077).
+      const personal = batch.flatMap((e) => {
+        const keys = new Set([...Object.keys(e.personal ?? {}), ...Object.keys(e.commitments ?? {})]);
+        return [...keys].flatMap((key) => {
+          const data = e.data as Record<string, unknown>;
+          const id = data[key] ?? (e.metadata as Record<string, unknown>)[key];
+          const kind = kindOfRefKey(key) ?? NOT_WORDS[key];
+          const value = e.personal?.[key] ?? (key === 'actorRef' && e.commitments ? (e.actor?.name ?? null) : null);
+          const stream = key in data ? e.streamId : null;
+          const salt = e.salts?.[key] ?? null;
+          const commitment = e.commitments?.[key] ?? null;
+          return typeof id === 'number' && kind ? [{ id, kind, value, salt, commitment, stream }] : [];
+        });
+      });
       if (personal.length) {
         await db.query(
-          `INSERT INTO personal_data (id, kind, value, stream_id, erased_at) OVERRIDING SYSTEM VALUE
-           SELECT (p->>'id')::bigint, p->>'kind', p->>'value', p->>'stream', CASE WHEN p->>'value' IS NULL THEN now() END
+          `INSERT INTO personal_data (id, kind, value, salt, commitment, stream_id, erased_at) OVERRIDING SYSTEM VALUE
+           SELECT (p->>'id')::bigint, p->>'kind', p->>'value', p->>'salt', p->>'commitment', p->>'stream',
+             CASE WHEN p->>'value' IS NULL THEN now() END
            FROM jsonb_array_elements($1::jsonb) AS p
            ON CONFLICT (id) DO NOTHING`,
           [JSON.stringify(personal)],

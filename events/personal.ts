@@ -108,7 +108,7 @@ export async function resolvePersonal(
   };
 }
 
-const REF_KEYS = [...new Set(Object.values(PERSONAL_FIELDS).flat().map(refKey))];
+export const REF_KEYS = [...new Set(Object.values(PERSONAL_FIELDS).flat().map(refKey))];
 
 /**
  * For history and export (`events e`): each personal ref of the event with its current value (null

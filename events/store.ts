@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
+import { appendTag, logHmacKey } from './canonical.ts';
 import { registry, type DomainEvent, type LegacyEvent } from './catalog.ts';
+import { checkChainKey } from './chain.ts';
 import { StaleVersion } from './errors.ts';
 import type { EventMetadata } from './metadata.ts';
 
@@ -33,6 +35,9 @@ export interface Checkpoint {
 export const START: Checkpoint = { era: 0, transactionId: '0', position: 0 };
 
 const UNIQUE_VIOLATION = '23505';
+
+/** A value as it reads back from jsonb, so a tag computed before the insert holds for the row. */
+const asStored = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
@@ -100,11 +105,23 @@ export class EventStore {
   #announcing = false;
   /** transactions of `transaction()` that appended: they wake the projections once they commit */
   readonly #appendedIn = new WeakSet<Queryable>();
+  #checkedKey?: { key: string | undefined; held: Promise<unknown> };
 
   /** With `announce`, other processes hear of each commit on WAKE_CHANNEL (at most one NOTIFY a tick). */
   constructor(pool: pg.Pool, { announce = false }: { announce?: boolean } = {}) {
     this.pool = pool;
     this.#announce = announce;
+  }
+
+  /**
+   * Once per store and key: a keyed chain's head must recompute under this process's key, or it
+   * appends nothing (without a good tag the sealer would refuse the event, and the log stop there).
+   */
+  #keyHeld(key: string | undefined): Promise<unknown> {
+    if (!this.#checkedKey || this.#checkedKey.key !== key) {
+      this.#checkedKey = { key, held: checkChainKey(this.pool, key) };
+    }
+    return this.#checkedKey.held;
   }
 
   /** Called after every committed append in this process (projection runners wake on it). */
@@ -143,13 +160,19 @@ export class EventStore {
     db: Queryable = this.pool,
   ): Promise<{ nextVersion: number; positions: number[] }> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const key = logHmacKey();
+    await this.#keyHeld(key);
     const batch = events.map((e) => {
       const { data, schemaVersion } = registry.prepare(
         e.type,
         e.data,
         'schemaVersion' in e ? e.schemaVersion : undefined,
       );
-      return { type: e.type, schemaVersion, data };
+      // under the key, each event carries a tag only the key's holder can make (decision 077)
+      const tag = key
+        ? appendTag(key, { streamId, type: e.type, schemaVersion, data: asStored(data), metadata: asStored(metadata) })
+        : undefined;
+      return { type: e.type, schemaVersion, data, tag };
     });
     for (let attempt = 1; ; attempt++) {
       try {
@@ -166,7 +189,7 @@ export class EventStore {
   async #insert(
     streamId: string,
     expected: ExpectedVersion,
-    batch: Array<{ type: string; schemaVersion: number; data: unknown }>,
+    batch: Array<{ type: string; schemaVersion: number; data: unknown; tag?: string }>,
     metadata: EventMetadata,
     db: Queryable,
   ) {
@@ -179,8 +202,8 @@ export class EventStore {
          SELECT version FROM base
          WHERE version = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = base.version)
        )
-       INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata)
-       SELECT $1, c.version + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $4::jsonb
+       INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, tag)
+       SELECT $1, c.version + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $4::jsonb, e.ev->>'tag'
        FROM claimed c, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(ev, ord)
        ORDER BY e.ord
        RETURNING position, stream_version`,

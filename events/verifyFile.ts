@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { SCHEME, jcs, legacyHash, linkHash, logHmacKey } from './canonical.ts';
+import { SCHEME, isKeyed, jcs, legacyHash, linkForm, logHmacKey } from './canonical.ts';
+import { editedValue } from './commitments.ts';
 import { GENESIS_HASH } from './chain.ts';
-import { exportLine, type ChainEvent } from './export.ts';
+import { endLine, exportLine, type ChainEvent, type ExportEnd } from './export.ts';
 
 export type FileVerifyResult =
   | { ok: true; checked: number; first: number | null; head: { seq: number; hash: string } | null }
@@ -28,14 +29,16 @@ function legacyMatches(e: ChainEvent, text: string): boolean {
 
 /**
  * Verifies an export (`events export`) with no database: every line exactly as exported, seqs dense,
- * each prevHash the hash before it, each hash recomputed from the canonical form. An export that
- * starts after seq 1 (`--from`) is checked from its first line on.
+ * each prevHash the hash before it, each hash recomputed from the canonical form, and the end line
+ * naming the count and the last link (a file cut at a line boundary has none). An export that starts
+ * after seq 1 (`--from`) is checked from its first line on.
  */
 export async function verifyExportFile(file: string, hmacKey = logHmacKey()): Promise<FileVerifyResult> {
   const lines = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
   let expectedSeq: number | null = null;
   let prevHash = GENESIS_HASH;
   let lastScheme = 0;
+  let committed = false;
   let checked = 0;
   let lineNo = 0;
   let first: number | null = null;
@@ -46,15 +49,29 @@ export async function verifyExportFile(file: string, hmacKey = logHmacKey()): Pr
     line: lineNo,
     reason,
   });
+  let ended = false;
   for await (const text of lines) {
     lineNo++;
     const here = expectedSeq ?? 1;
+    if (ended) return fail(here, 'a line after the end line');
     if (text === '') return fail(here, 'empty line');
     let e: ChainEvent;
     try {
       e = JSON.parse(text) as ChainEvent;
     } catch {
       return fail(here, 'line is not JSON');
+    }
+    if (typeof e === 'object' && e !== null && 'end' in e) {
+      const end = (e as unknown as ExportEnd).end;
+      const head = expectedSeq === null ? null : { seq: expectedSeq - 1, hash: prevHash };
+      if (text !== endLine(checked, head) || end?.events !== checked) {
+        return fail(
+          here,
+          `the end line does not match: the export holds ${checked} events, ending at ${head ? `seq ${head.seq}` : 'none'}`,
+        );
+      }
+      ended = true;
+      continue;
     }
     if (typeof e !== 'object' || e === null || typeof e.seq !== 'number') return fail(here, 'line is not an event');
     if (expectedSeq === null) {
@@ -76,25 +93,43 @@ export async function verifyExportFile(file: string, hmacKey = logHmacKey()): Pr
     if (e.prevHash !== prevHash) return fail(e.seq, 'chain link broken');
     if (e.scheme < lastScheme) return fail(e.seq, 'link sealed with an older scheme');
     if (e.actor?.role !== (e.metadata as { role?: unknown })?.role) return fail(e.seq, 'actor does not match metadata');
-    let hash: string;
     if (e.scheme === SCHEME.legacy) {
       if (typeof e.legacy !== 'string' || !legacyMatches(e, e.legacy)) return fail(e.seq, 'event edited');
-      hash = legacyHash(prevHash, e.legacy);
+      if (legacyHash(prevHash, e.legacy) !== e.hash) return fail(e.seq, 'event edited');
     } else if (e.scheme === SCHEME.sha256 || e.scheme === SCHEME.hmac) {
-      if (e.scheme === SCHEME.hmac && !hmacKey) return fail(e.seq, 'keyed link: set LOG_HMAC_KEY to verify it');
-      try {
-        hash = linkHash(e, e.scheme === SCHEME.hmac ? hmacKey : undefined);
-      } catch {
+      if (isKeyed(e.scheme) && !hmacKey) return fail(e.seq, 'keyed link: set LOG_HMAC_KEY to verify it');
+      const commitments = e.commitments;
+      if (commitments !== undefined && (typeof commitments !== 'object' || commitments === null)) {
         return fail(e.seq, 'event edited');
+      }
+      let form: 'committed' | 'plain' | null = null;
+      try {
+        form = linkForm(e, commitments, e.hash, isKeyed(e.scheme) ? hmacKey : undefined, committed);
+      } catch {
+        form = null;
+      }
+      if (!form) return fail(e.seq, 'event edited');
+      if (form === 'committed') {
+        committed = true;
+        // each value the line gives must be the one the chain committed to (null: erased)
+        const actorRef = (e.metadata as { actorRef?: unknown })?.actorRef;
+        const values = { ...e.personal, ...(actorRef === undefined ? {} : { actorRef: e.actor?.name ?? null }) };
+        const edited = editedValue(values, e.salts ?? {}, commitments!);
+        if (edited) return fail(e.seq, `personal value edited (${edited})`);
       }
     } else {
       return fail(e.seq, `unknown scheme ${String(e.scheme)}`);
     }
-    if (hash !== e.hash) return fail(e.seq, 'event edited');
     prevHash = e.hash;
     lastScheme = e.scheme;
     expectedSeq++;
     checked++;
+  }
+  if (!ended) {
+    return fail(
+      expectedSeq ?? 1,
+      'the export has no end line: it was cut short (or made before exports ended with one)',
+    );
   }
   return { ok: true, checked, first, head: expectedSeq === null ? null : { seq: expectedSeq - 1, hash: prevHash } };
 }

@@ -69,6 +69,7 @@ async function main([command, ...args]: string[]): Promise<number> {
           console.log(
             `ok: ${result.checked} events checked, head seq ${result.head.seq}` +
               (result.unsealed ? `, ${result.unsealed} not yet sealed` : '') +
+              (result.uncommitted ? `, ${result.uncommitted} sealed before their personal values were covered` : '') +
               `; anchored in ${anchorStore.where}`,
           );
           await reportQuarantined(store.pool);

@@ -4,37 +4,71 @@ import {
   EVENT_COLUMNS_SQL,
   chainRecord,
   currentScheme,
+  isKeyed,
   linkHash,
   logHmacKey,
+  tagHolds,
   type EventRow,
 } from '#events/canonical.ts';
-import { CHAIN_PROJECTION, GENESIS_HASH } from '#events/chain.ts';
+import { CHAIN_PROJECTION, GENESIS_HASH, SealRefused, checkChainKey } from '#events/chain.ts';
+import { REF_ROWS_SQL, commitmentsOf, type RefRows } from '#events/commitments.ts';
 import type { Projection } from '../projection.ts';
+
+interface SealRow extends EventRow {
+  tag: string | null;
+  refs: RefRows | null;
+}
 
 /**
  * Chains `events`, in the order given, after the chain's head; returns the seq of the last link, so
- * the runner moves the sealer's checkpoint without asking again.
+ * the runner moves the sealer's checkpoint without asking again. It refuses (SealRefused, nothing
+ * written) rather than seal what would not verify: with a missing or wrong LOG_HMAC_KEY once the
+ * chain is keyed, and, under the key, an event without a good append tag (not written by a holder
+ * of the key: a row inserted by hand) or with a tag already used (a copied row).
  */
 export async function seal(events: readonly { position: number }[], db: pg.PoolClient): Promise<number> {
-  const { rows: head } = await db.query<{ seq: number; hash: string }>(
-    `SELECT seq, hash FROM event_chain ORDER BY seq DESC LIMIT 1`,
-  );
-  let seq = head[0]?.seq ?? 0;
-  let prevHash = head[0]?.hash ?? GENESIS_HASH;
+  const key = logHmacKey();
+  const head = await checkChainKey(db, key);
+  let seq = head?.seq ?? 0;
+  let prevHash = head?.hash ?? GENESIS_HASH;
   const positions = events.map((e) => e.position);
-  const { rows } = await db.query<EventRow>(
-    `SELECT e.position, ${EVENT_COLUMNS_SQL} FROM events e WHERE e.position = ANY($1::bigint[])`,
+  const { rows } = await db.query<SealRow>(
+    `SELECT e.position, e.tag, ${EVENT_COLUMNS_SQL}, ${REF_ROWS_SQL} AS refs FROM events e
+     WHERE e.position = ANY($1::bigint[])`,
     [positions],
   );
   const byPosition = new Map(rows.map((r) => [r.position, r]));
-  const key = logHmacKey();
   const scheme = currentScheme(key);
+  const keyedChain = head !== null && isKeyed(head.scheme);
+  for (const row of rows) {
+    if (!key) {
+      if (row.tag !== null)
+        throw new SealRefused(
+          `event at position ${row.position} is tagged under LOG_HMAC_KEY, and this process has no key`,
+        );
+      continue;
+    }
+    if (row.tag === null ? keyedChain : !tagHolds(key, row.tag, row)) {
+      throw new SealRefused(
+        `event at position ${row.position} has no valid tag under LOG_HMAC_KEY: it was not appended by a holder of the key`,
+      );
+    }
+  }
+  const tags = rows.flatMap((r) => (r.tag === null ? [] : [r.tag]));
+  if (tags.length) {
+    const { rows: copies } = await db.query<{ position: number }>(
+      `SELECT min(position) AS position FROM events WHERE tag = ANY($1::text[]) GROUP BY tag HAVING count(*) > 1 LIMIT 1`,
+      [tags],
+    );
+    if (copies[0]) throw new SealRefused(`event at position ${copies[0].position} was copied: its tag is used twice`);
+  }
   const seqs: number[] = [];
   const prevs: string[] = [];
   const hashes: string[] = [];
   for (const position of positions) {
     seq++;
-    const hash = linkHash(chainRecord(byPosition.get(position)!, seq, prevHash), key);
+    const row = byPosition.get(position)!;
+    const hash = linkHash(chainRecord(row, seq, prevHash, commitmentsOf(row.refs)), key);
     seqs.push(seq);
     prevs.push(prevHash);
     hashes.push(hash);
@@ -50,10 +84,10 @@ export async function seal(events: readonly { position: number }[], db: pg.PoolC
 
 /**
  * Seals events into the hash chain in commit order, right after they commit. Each link is the hash
- * of the canonical record (docs/canonical-form.md), which holds the event's seq, its position and
- * the previous link, so the chain covers the order the read models fold. It is written like a
- * projection so it shares the runner's guarantees, but it is never rebuilt: rebuilding would bless
- * whatever the log holds now.
+ * of the canonical record (docs/canonical-form.md), which holds the event's seq, its position, the
+ * previous link and the commitments of the personal values it refers to, so the chain covers the
+ * order the read models fold and the words they show. It is written like a projection so it shares
+ * the runner's guarantees, but it is never rebuilt: rebuilding would bless whatever the log holds now.
  */
 export const chainSealer: Projection = {
   name: CHAIN_PROJECTION,
