@@ -76,12 +76,16 @@ export function engagementRoutes(deps: Deps) {
   async function setLike(req: Request, res: Response, kind: Kind, want: 'Like' | 'Unlike' | 'Toggle') {
     const item = await visibleItem(req, kind);
     const { key, stream } = await keyFor(req, kind, item.id, likeStream);
-    // a toggle asks the log, not the read model, whether this visitor likes the item now
-    const current = want === 'Toggle' && (await store.aggregate(stream, likeDecider.evolve, likeDecider.initial)).state;
-    const type = want === 'Toggle' ? (current ? 'Unlike' : 'Like') : want;
-    const metadata = await metadataFor(req, deps.personal);
-    const target = { kind, itemId: item.id, visitorKey: key };
-    const { lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata);
+    // the log, not the read model, says whether this visitor likes the item now
+    const now = await store.aggregate(stream, likeDecider.evolve, likeDecider.initial);
+    const type = want === 'Toggle' ? (now.state ? 'Unlike' : 'Like') : want;
+    let lastPosition = now.lastPosition;
+    // a like of an item liked already (or an unlike of one not liked) writes nothing, not even an address row
+    if ((type === 'Like') !== now.state) {
+      const metadata = await metadataFor(req, deps.personal);
+      const target = { kind, itemId: item.id, visitorKey: key };
+      ({ lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata));
+    }
     await readYourWrites(deps, res, lastPosition);
     const after = await findItemAt(pool, kind, item.id, { admin: true });
     if (after) atLogPosition(res, after.position);

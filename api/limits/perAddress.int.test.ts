@@ -114,11 +114,11 @@ describe('minting visitors from one address', () => {
   });
 });
 
-describe('views', () => {
+describe('views and likes', () => {
+  const addressRows = async () =>
+    (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM personal_data WHERE kind = 'ip'`)).rows[0]!.n;
+
   it('counts 50 calls of one visitor on one item once, with one address row, not 50', async () => {
-    const addressRows = async () =>
-      (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM personal_data WHERE kind = 'ip'`)).rows[0]!
-        .n;
     const view = await newVisitor(freshAddress());
     const before = await addressRows();
     const answers = [];
@@ -131,6 +131,19 @@ describe('views', () => {
       [storyId],
     );
     expect(rows.length).toBe(answers[0]!.body.viewCount);
+  });
+
+  it('takes no address row for a like that changes nothing', async () => {
+    const like = await newVisitor(freshAddress());
+    const before = await addressRows();
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await like('POST', `/api/stories/${storyId}/likes`));
+    expect(answers.map((a) => [a.status, a.body.liked])).toEqual(Array(20).fill([200, true]));
+    expect(new Set(answers.map((a) => a.body.likeCount)).size).toBe(1);
+    expect((await addressRows()) - before).toBe(1);
+    expect((await like('DELETE', `/api/stories/${storyId}/likes`)).body.liked).toBe(false);
+    expect((await like('DELETE', `/api/stories/${storyId}/likes`)).body.liked).toBe(false);
+    expect((await addressRows()) - before).toBe(2);
   });
 
   it('bounds one visitor at 60 calls a minute and an address at 3,000', async () => {
