@@ -9,8 +9,10 @@
  *
  * A recording is the ordered list of marks on the canvas, in the canvas's own pixels, each with the
  * time it started (ms after the recording began) and, per point, the ms since the mark began.
- * - freehand tools (brush, spray, eraser): `points` is the pointer's path (for the spray too: a replay
- *   scatters its dots along it); the eraser paints the paper colour.
+ * - brush and eraser: `points` is the pointer's path as the studio's pencil keeps it (Fabric's pencil
+ *   drops points closer than 0.4 px, and the one before the last); the eraser paints the paper colour.
+ * - spray: `points` are the dots it sprayed, each the top-left corner of a SPRAY_DOT square, with the
+ *   ms at which it was sprayed (decision 066: the dots are random, so the recording holds them).
  * - shapes (line, arrow, rectangle, circle, triangle, star): two points, where the drag began and
  *   where it ended; `fill` is the fill colour of a filled closed shape, else null.
  * Undone marks are not in it; a cleared canvas starts a recording afresh.
@@ -32,6 +34,8 @@ export type StrokeTool = (typeof STROKE_TOOLS)[number];
 export const STROKE_SIZE = { min: 1, max: 50 } as const;
 /** A stroke's opacity, in percent. */
 export const STROKE_OPACITY = { min: 1, max: 100 } as const;
+/** The side of a spray's square dot, in canvas pixels. */
+export const SPRAY_DOT = 2;
 /** A stroke's colour (and a recording's paper): '#rrggbb'. */
 export const STROKE_COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -60,6 +64,12 @@ export interface StrokeRecording {
   strokes: Stroke[];
 }
 
+/**
+ * The largest side of a recording, in pixels: the studio sends its drawing at most this large
+ * (web/src/routes/-components/create/exportDrawing.ts), so a larger recording could not match it.
+ */
+export const MAX_STROKES_SIDE = 2400;
+
 /** The most a recording may weigh, as JSON (CONTRACT §7). */
 export const MAX_STROKES_BYTES = 512 * 1024;
 
@@ -74,8 +84,8 @@ export function checkStrokes(value: unknown): { ok: true; value: StrokeRecording
   if (typeof value !== 'object' || value === null) return bad('Strokes must be an object');
   const r = value as Record<string, unknown>;
   if (r.version !== 1) return bad('Strokes version must be 1');
-  if (!finite(r.width) || !finite(r.height) || r.width < 1 || r.height < 1 || r.width > 4096 || r.height > 4096)
-    return bad('Strokes need a width and height');
+  const side = (n: unknown) => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_STROKES_SIDE;
+  if (!side(r.width) || !side(r.height)) return bad('Strokes need a width and height');
   if (typeof r.background !== 'string' || !STROKE_COLOR.test(r.background))
     return bad('Strokes need a background colour');
   if (!Array.isArray(r.strokes)) return bad('Strokes must hold a list of strokes');

@@ -32,12 +32,13 @@ export function artworkRoutes(deps: Deps) {
     // the image's bytes as sent (its base64 is 4/3 of them): 507 before anything is written if they do not fit
     if ((await capacity.room()) < Math.ceil((input.imageData.length * 3) / 4)) throw storageFull();
     const metadata = await metadataFor(req, deps.personal);
-    const { artworkId: id, position } = await submitArtwork(deps, input, metadata, req.session?.visitorId).catch(
+    const submission = { visitorId: req.session?.visitorId, recording: strokes?.recording };
+    const { artworkId: id, position } = await submitArtwork(deps, input, metadata, submission).catch(
       (error: unknown) => {
         throw isStorageFull(error) ? storageFull() : error;
       },
     );
-    if (strokes) await saveStrokes(deps, id, strokes);
+    if (strokes) await saveStrokes(deps, id, strokes.bytes);
     // the submitter's next screens (and the admin's queue) read the catalog: answer once it has it
     await readYourWrites(deps, res, position);
     res.status(201).json({

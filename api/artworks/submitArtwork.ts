@@ -7,6 +7,8 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
 import { describedFields, submissionData, submitterFields } from '../http/fields.ts';
 import { ImageRejected, normaliseUpload } from '../images/index.ts';
+import type { StrokeRecording } from '#contract/strokes.ts';
+import { holdRecordingToImage } from './recordingMatches.ts';
 
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const ACCEPTED = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', 'image/webp']);
@@ -39,19 +41,21 @@ export function decodeDataUrl(dataUrl: string): Buffer {
  * Stores the cleaned original, then records the submission, its personal data and its rendition job
  * in one transaction. If that fails, the stored file goes too: a failed request leaves nothing behind.
  * The submitter's `visitorId` ties the personal data to them, so erasing them erases it; without it
- * (the mural's picture) it belongs to no one.
+ * (the mural's picture) it belongs to no one. A drawing's `recording` must end on its image (400
+ * before anything is written, CONTRACT §9): the room is shown it being drawn.
  */
 export async function submitArtwork(
   deps: Deps,
   input: z.output<typeof ArtworkSubmission>,
   metadata: EventMetadata,
-  visitorId?: string,
+  { visitorId, recording }: { visitorId?: string; recording?: StrokeRecording } = {},
 ): Promise<{ artworkId: number; position: number | undefined }> {
   const raw = decodeDataUrl(input.imageData);
   const image = await normaliseUpload(raw).catch((error: unknown) => {
     if (error instanceof ImageRejected) throw new HttpError(error.status, error.message);
     throw error;
   });
+  if (recording) await holdRecordingToImage(recording, image);
   const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('artwork_ids')::int AS id`);
   const artworkId = rows[0]!.id;
   const key = `artworks/${artworkId}/original.${image.extension}`;

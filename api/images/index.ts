@@ -173,6 +173,22 @@ async function withRejections<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * An image's pixels as RGBA bytes, row by row: its first frame, upright, any transparency over white
+ * paper (so opaque). For holding a drawing's recording to its image (decision 066).
+ */
+export async function rgbaPixels(input: Buffer): Promise<Buffer> {
+  return withRejections(async () => {
+    const { data } = await sharp(input, { failOn: 'error', limitInputPixels: DEFAULT_MAX_PIXELS })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return data;
+  });
+}
+
 /** A JPEG of one colour with an SVG drawn over it: demo data for the seed command. */
 export function placeholderJpeg(width: number, height: number, background: string, svg: string): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background } })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StrokeRecording } from '#contract/strokes.ts';
-import { jpegDataUrl } from '../../tests/support/images.ts';
+import { checkStrokes, type StrokeRecording } from '#contract/strokes.ts';
+import { jpegDataUrl, paintedDataUrl } from '../../tests/support/images.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 
 let t: TestServer;
@@ -29,9 +29,10 @@ const recording = (strokes = 2): StrokeRecording => ({
   })),
 });
 
+/** A drawing sent with `extra`; a good recording comes with its own last frame as the image (CONTRACT §9). */
 const drawing = async (extra: Record<string, unknown>) =>
   guest('POST', '/api/artworks', {
-    imageData: await jpegDataUrl(),
+    imageData: checkStrokes(extra.strokes).ok ? paintedDataUrl(extra.strokes as StrokeRecording) : await jpegDataUrl(),
     artistName: 'Sam Painter',
     email: 'sam@example.com',
     isFromCanvas: 'true',

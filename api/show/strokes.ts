@@ -13,8 +13,9 @@ const strokesKey = (artworkId: number) => `artworks/${artworkId}/strokes.json`;
 /**
  * The `strokes` a drawing from /create carries (CONTRACT §7), checked before anything is written:
  * undefined when there are none; 400 for a bad recording or one sent with an upload, 413 over 512 KB.
+ * Whether it ends on the drawing's image is checked with the image (submitArtwork, CONTRACT §9).
  */
-export function strokesOf(req: Request): Buffer | undefined {
+export function strokesOf(req: Request): { bytes: Buffer; recording: StrokeRecording } | undefined {
   const body = req.body as { strokes?: unknown; isFromCanvas?: unknown } | undefined;
   if (body?.strokes === undefined || body.strokes === null) return undefined;
   const bytes = Buffer.from(JSON.stringify(body.strokes));
@@ -23,7 +24,7 @@ export function strokesOf(req: Request): Buffer | undefined {
   if (body.isFromCanvas !== 'true') throw fail('Strokes come only with a drawing');
   const checked = checkStrokes(body.strokes);
   if (!checked.ok) throw fail(checked.message);
-  return bytes;
+  return { bytes, recording: checked.value };
 }
 
 /** Keeps a drawing's strokes beside its image (the image's folder, so deleting the artwork takes them). */

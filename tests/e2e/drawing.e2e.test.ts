@@ -2,9 +2,13 @@ import fs from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrowBarbs, starPoints, type Point } from '../../web/src/drawing/shapes.ts';
+import { arrowBarbs, starPoints, type Point } from '../../contract/shapes.ts';
 import { launchChromium } from '../support/browser.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+import type { StrokeRecording } from '../../contract/strokes.ts';
+import { differingShare } from '../../api/artworks/recordingMatches.ts';
+import { paintRgba } from '../../api/canvas/index.ts';
+import { rgbaPixels } from '../../api/images/index.ts';
 
 const WIDTH = 800;
 const HEIGHT = 400;
@@ -50,11 +54,14 @@ async function toPage(page: Page, p: Point): Promise<Point> {
 }
 
 /** A mouse stroke through the given canvas points. */
-async function mouseStroke(page: Page, ...points: Point[]) {
+const mouseStroke = (page: Page, ...points: Point[]) => strokeIn(page, 15, ...points);
+
+/** A mouse stroke through the given canvas points, with `steps` moves between each two. */
+async function strokeIn(page: Page, steps: number, ...points: Point[]) {
   const [first, ...rest] = await Promise.all(points.map((p) => toPage(page, p)));
   await page.mouse.move(first!.x, first!.y);
   await page.mouse.down();
-  for (const p of rest) await page.mouse.move(p.x, p.y, { steps: 15 });
+  for (const p of rest) await page.mouse.move(p.x, p.y, { steps });
   await page.mouse.up();
   await settle(page);
 }
@@ -468,6 +475,90 @@ describe('the drawing studio', () => {
         `stored pixel at ${p.x},${p.y}`,
         12,
       );
+  });
+
+  it('sends a drawing made with every tool, spray included, whose recording replays to its image', async () => {
+    const page = await studio();
+    await page.getByRole('button', { name: 'Red', exact: true }).click();
+    await page.getByLabel('Size').fill('8');
+    await useTool(page, 'Brush');
+    await strokeIn(page, 6, { x: 60, y: 60 }, { x: 150, y: 90 }, { x: 240, y: 50 });
+    await useTool(page, 'Spray');
+    await page.getByLabel('Size').fill('30');
+    await page.getByLabel('Opacity').fill('60');
+    await strokeIn(page, 12, { x: 60, y: 150 }, { x: 240, y: 160 });
+    await page.getByLabel('Opacity').fill('100');
+    await useTool(page, 'Brush');
+    await page.getByRole('button', { name: 'Black', exact: true }).click();
+    await page.getByLabel('Size').fill('20');
+    await strokeIn(page, 6, { x: 60, y: 250 }, { x: 240, y: 250 });
+    await useTool(page, 'Eraser');
+    await strokeIn(page, 6, { x: 150, y: 215 }, { x: 150, y: 285 });
+    await page.getByRole('button', { name: 'Blue', exact: true }).click();
+    await page.getByLabel('Size').fill('6');
+    await useTool(page, 'Line');
+    await strokeIn(page, 3, { x: 300, y: 60 }, { x: 500, y: 90 });
+    await useTool(page, 'Arrow');
+    await strokeIn(page, 3, { x: 300, y: 150 }, { x: 500, y: 120 });
+    await page.getByLabel('Fill colour').fill('#16a34a');
+    await page.getByLabel('Opacity').fill('50');
+    await useTool(page, 'Rectangle');
+    await strokeIn(page, 3, { x: 300, y: 230 }, { x: 500, y: 370 });
+    await page.getByLabel('Opacity').fill('100');
+    await useTool(page, 'Circle');
+    await strokeIn(page, 3, { x: 620, y: 100 }, { x: 670, y: 130 });
+    await useTool(page, 'Triangle');
+    await strokeIn(page, 3, { x: 540, y: 220 }, { x: 640, y: 380 });
+    await useTool(page, 'Star');
+    await strokeIn(page, 3, { x: 720, y: 300 }, { x: 735, y: 245 });
+
+    // what the visitor sees, without a JPEG's losses: Fabric's own canvas
+    const png = await page.locator('canvas.lower-canvas').evaluate((c: HTMLCanvasElement) => c.toDataURL('image/png'));
+    const drawn = await rgbaPixels(Buffer.from(png.slice(png.indexOf(',') + 1), 'base64'));
+
+    await page.getByLabel('Title').fill('Every tool');
+    await page.getByLabel('Your Name').fill('Tess Toolbox');
+    await page.getByLabel('Email Address').fill('tess@example.com');
+    const sent = page.waitForResponse((r) => r.url().endsWith('/api/artworks') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
+    const answer = await sent;
+    expect(answer.status(), await answer.text()).toBe(201);
+    await page.waitForURL('**/gallery', { timeout: 15_000 });
+
+    const headers = { 'x-session-token': await t.login('admin') };
+    const { id } = (await answer.json()) as { id: number };
+    const recording = (await (
+      await fetch(`${t.url}/api/artworks/${id}/strokes`, { headers })
+    ).json()) as StrokeRecording;
+    expect(recording.strokes.map((s) => s.tool)).toEqual([
+      'brush',
+      'spray',
+      'brush',
+      'eraser',
+      'line',
+      'arrow',
+      'rectangle',
+      'circle',
+      'triangle',
+      'star',
+    ]);
+    // The painter of every replay (contract/paint.ts, here on the server's skia canvas) paints the
+    // recording to what Fabric drew, pixel for pixel but for a few anti-aliased edge pixels; the
+    // spray's random dots included.
+    const painted = paintRgba(recording);
+    let off = 0;
+    for (let i = 0; i < painted.length; i += 4) {
+      const most = Math.max(...[0, 1, 2].map((c) => Math.abs(painted[i + c]! - drawn[i + c]!)));
+      if (most > 16) off++;
+    }
+    console.log(
+      `recording's last frame against Fabric's canvas: ${off} of ${WIDTH * HEIGHT} pixels off by more than 16`,
+    );
+    expect(off / (WIDTH * HEIGHT)).toBeLessThan(0.001);
+    // and the server measured it against the JPEG it was sent, as it does for every drawing
+    const original = await fetch(`${t.url}/api/artworks/${id}/image/original`, { headers });
+    const seen = await rgbaPixels(Buffer.from(await original.arrayBuffer()));
+    console.log(`against the stored JPEG: ${(differingShare(painted, seen, WIDTH, HEIGHT) * 100).toFixed(3)} % differ`);
   });
 
   it('keeps Fabric out of the gallery: it loads only on /create', async () => {

@@ -1,4 +1,6 @@
 import sharp from 'sharp';
+import { paintPng } from '#api/canvas/index.ts';
+import type { StrokeRecording } from '#contract/strokes.ts';
 
 export async function jpegDataUrl(width = 640, height = 480, color = '#e07a5f'): Promise<string> {
   const buf = await sharp({ create: { width, height, channels: 3, background: color } })
@@ -28,4 +30,9 @@ export async function photo(seed: number, width = 1600, height = 1200) {
   return sharp(base, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 85 })
     .toBuffer();
+}
+
+/** A drawing that matches its recording: the recording's last frame, painted by the one painter, as a PNG. */
+export function paintedDataUrl(recording: StrokeRecording): string {
+  return `data:image/png;base64,${paintPng(recording).toString('base64')}`;
 }

@@ -1,9 +1,9 @@
-import { Canvas, Path, type FabricObject } from 'fabric';
+import { Canvas, Group, type FabricObject } from 'fabric';
 import { hasContent } from './content.ts';
 import { canRedo, canUndo, current, record, redo, startHistory, undo, type DrawingHistory } from './history.ts';
-import type { Point } from './shapes.ts';
+import type { Point } from '../../../contract/shapes.ts';
 import { CANVAS_HEIGHT, CANVAS_WIDTH, INITIAL_STYLE, isFreehand, type DrawingStyle, type Tool } from './tools.ts';
-import { makeBrush, makeShape, PAPER } from './fabricTools.ts';
+import { makeBrush, makeShape, PAPER, RoundSprayBrush } from './fabricTools.ts';
 import { StrokeRecorder } from './recorder.ts';
 import type { StrokeRecording } from '../../../contract/strokes.ts';
 
@@ -23,8 +23,8 @@ export interface DrawingSurface {
   clear(): void;
   /** The drawing at its internal 800x400, on white, for exports. */
   render(): HTMLCanvasElement;
-  /** The marks now on the canvas as they were drawn, for replay (contract/strokes.ts). */
-  strokes(): StrokeRecording;
+  /** The marks now on the canvas as they were drawn, for replay (contract/strokes.ts); null if it cannot be whole. */
+  strokes(): StrokeRecording | null;
   dispose(): void;
 }
 
@@ -82,28 +82,33 @@ export function createDrawingSurface(host: HTMLElement, onChange: (state: Surfac
 
   canvas.on('path:created', ({ path }) => {
     recorder.finish(path);
-    path.set({ selectable: false, evented: false });
-    // A long free-hand stroke would hold a cache canvas as big as itself for every undo step.
-    if (path instanceof Path) path.set({ objectCaching: false });
+    // Drawn straight onto the canvas, without a cache canvas: a cache would hold a canvas as big as a
+    // long stroke for every undo step, and drawing a cache blurs a spray's dots by its half pixels.
+    path.set({ selectable: false, evented: false, objectCaching: false });
+    if (path instanceof Group) for (const dot of path.getObjects()) dot.set({ objectCaching: false });
     commit();
   });
 
+  // Fabric hands the pointer to the brush before it fires these events: a spray's dots are made by then.
+  const sprayed = () => (canvas.freeDrawingBrush instanceof RoundSprayBrush ? canvas.freeDrawingBrush.takeDots() : []);
   canvas.on('mouse:down', ({ scenePoint }) => {
     recorder.begin(tool, style, scenePoint);
+    recorder.dots(sprayed());
     if (!isFreehand(tool)) drag = { from: scenePoint, shape: null };
   });
   canvas.on('mouse:move', ({ scenePoint }) => {
     recorder.move(scenePoint, isFreehand(tool));
+    recorder.dots(sprayed());
     if (!drag || isFreehand(tool)) return;
     if (drag.shape) canvas.remove(drag.shape);
     drag.shape = makeShape(tool, drag.from, scenePoint, style);
     if (drag.shape) canvas.add(drag.shape);
   });
-  canvas.on('mouse:up', ({ scenePoint }) => {
+  canvas.on('mouse:up', () => {
     const finished = drag?.shape;
     drag = null;
     if (finished) {
-      recorder.move(scenePoint, true);
+      // the shape is where the last move put it: the recording keeps that point, not where the button rose
       recorder.finish(finished);
       commit();
     }

@@ -12,21 +12,37 @@ import {
   type Point,
   type SprayBrushPoint,
 } from 'fabric';
-import { arrowPath, distance, dragBox, starPoints, trianglePoints, type Point as XY } from './shapes.ts';
+import { withOpacity } from '../../../contract/paint.ts';
 import {
-  isClosedShape,
-  SPRAY_DOTS_PER_MOVE,
-  withOpacity,
-  type DrawingStyle,
-  type FreehandTool,
-  type ShapeTool,
-} from './tools.ts';
+  arrowPath,
+  distance,
+  dragBox,
+  starPoints,
+  trianglePoints,
+  type Point as XY,
+} from '../../../contract/shapes.ts';
+import { SPRAY_DOT } from '../../../contract/strokes.ts';
+import { isClosedShape, SPRAY_DOTS_PER_MOVE, type DrawingStyle, type FreehandTool, type ShapeTool } from './tools.ts';
 
 /** Paper colour: what the eraser paints and what Clear leaves (see docs/decisions/006). */
 export const PAPER = '#ffffff';
 
-/** Fabric's spray scatters over a square; the spec asks for dots within the brush radius. */
-class RoundSprayBrush extends SprayBrush {
+/**
+ * Fabric's spray scatters over a square; the spec asks for dots within the brush radius. Its dots are
+ * all SPRAY_DOT squares on whole pixels, and every one is kept (Fabric's `optimizeOverlapping` drops
+ * some by a key that mixes up positions), so the dots it hands out (`takeDots`) are the dots it paints:
+ * the recording keeps them, and the replay paints exactly them (decision 066).
+ */
+export class RoundSprayBrush extends SprayBrush {
+  #dots: XY[] = [];
+
+  constructor(canvas: Canvas) {
+    super(canvas);
+    this.dotWidth = SPRAY_DOT;
+    this.dotWidthVariance = 0;
+    this.optimizeOverlapping = false;
+  }
+
   override addSprayChunk(pointer: Point) {
     super.addSprayChunk(pointer);
     // The chunk Fabric just made (its field is private in the typings, not at run time).
@@ -35,9 +51,18 @@ class RoundSprayBrush extends SprayBrush {
     for (const dot of sprayChunk) {
       const angle = Math.random() * 2 * Math.PI;
       const r = radius * Math.sqrt(Math.random());
-      dot.x = Math.round(pointer.x + r * Math.cos(angle));
-      dot.y = Math.round(pointer.y + r * Math.sin(angle));
+      // Fabric centres each dot one pixel past (x, y): a SPRAY_DOT square from (x, y)
+      dot.x = Math.round(pointer.x + r * Math.cos(angle)) - 1;
+      dot.y = Math.round(pointer.y + r * Math.sin(angle)) - 1;
+      this.#dots.push({ x: dot.x, y: dot.y });
     }
+  }
+
+  /** The dots sprayed since the last call: the top-left corners of their squares. */
+  takeDots(): XY[] {
+    const dots = this.#dots;
+    this.#dots = [];
+    return dots;
   }
 }
 
@@ -72,6 +97,8 @@ export function makeShape(tool: ShapeTool, from: XY, to: XY, style: DrawingStyle
     fill: isClosedShape(tool) && style.filled ? style.fill : '',
     strokeLineJoin: 'miter' as const,
     strokeLineCap: 'round' as const,
+    // drawn straight onto the canvas, fill then outline at the object's opacity, as the painter does
+    objectCaching: false,
     selectable: false,
     evented: false,
   };

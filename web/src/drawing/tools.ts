@@ -63,8 +63,5 @@ export const INITIAL_STYLE: DrawingStyle = {
   opacity: OPACITY.initial,
 };
 
-/** '#rrggbb' at an opacity in percent, as a CSS colour. */
-export function withOpacity(hex: string, opacity: number): string {
-  const value = Number.parseInt(hex.slice(1), 16);
-  return `rgba(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255}, ${opacity / 100})`;
-}
+/** One conversion for the studio's brushes and the painter that replays them. */
+export { withOpacity } from '../../../contract/paint.ts';

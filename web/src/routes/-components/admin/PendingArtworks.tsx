@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { pendingArtworksQueryOptions } from '../../../queries/admin.ts';
 import type { Artwork } from '../../../queries/artworks.ts';
+import { ReplayablePicture } from '../show/ReplayablePicture.tsx';
 import { AdminList } from './AdminList.tsx';
 import { ReviewControls, Submitter } from './ReviewControls.tsx';
 
@@ -17,18 +18,22 @@ function PendingArtworkCard({ artwork }: { artwork: Artwork }) {
   const title = artwork.title || 'Untitled';
   return (
     <li className="card flex flex-col overflow-hidden md:flex-row">
-      <a
-        href={artwork.imageData}
-        target="_blank"
-        rel="noreferrer"
-        className="flex shrink-0 items-center justify-center bg-stone-100 md:w-72 dark:bg-stone-950"
-      >
-        <img
-          src={artwork.thumbnailUrl ?? artwork.imageData}
-          alt={artwork.title || `Artwork by ${artwork.artistName}`}
-          className="max-h-64 w-full object-contain"
+      {/* a drawing replays here before the admin decides: what the room will see (CONTRACT §9) */}
+      <div className="relative flex shrink-0 items-center justify-center bg-stone-100 md:w-72 dark:bg-stone-950">
+        <ReplayablePicture
+          artwork={artwork}
+          replayClassName="aspect-[2/1] w-full"
+          picture={
+            <a href={artwork.imageData} target="_blank" rel="noreferrer" className="w-full">
+              <img
+                src={artwork.thumbnailUrl ?? artwork.imageData}
+                alt={artwork.title || `Artwork by ${artwork.artistName}`}
+                className="max-h-64 w-full object-contain"
+              />
+            </a>
+          }
         />
-      </a>
+      </div>
       <div className="flex flex-1 flex-col gap-3 p-5">
         <div>
           <h3 className="font-display text-xl font-semibold text-stone-900 dark:text-amber-50">{title}</h3>

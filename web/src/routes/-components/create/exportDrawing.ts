@@ -1,9 +1,11 @@
 import { toast } from '../../../components/Toaster.tsx';
 import { resizeToJpeg } from '../../../lib/image.ts';
+import { MAX_STROKES_SIDE } from '../../../../../contract/strokes.ts';
 
 // Spec §9.
 const DOWNLOAD = { maxSide: 1200, quality: 0.9 };
-const SUBMISSION = { maxSide: 2400, quality: 0.95 };
+// no larger than a recording may be (contract/strokes.ts), so the recording can match it
+const SUBMISSION = { maxSide: MAX_STROKES_SIDE, quality: 0.95 };
 
 function toPngBlob(canvas: HTMLCanvasElement): Promise<Blob> {
   return new Promise((resolve, reject) =>

@@ -1,4 +1,7 @@
-/** Geometry of the studio's shapes, in canvas pixels, kept apart from Fabric so it can be tested. */
+/**
+ * Geometry of the studio's shapes, in canvas pixels: the studio builds its Fabric shapes from it and the
+ * painter (contract/paint.ts) paints recorded shapes with it, so both draw the same corners.
+ */
 
 export interface Point {
   x: number;
@@ -23,11 +26,22 @@ export function arrowBarbs(from: Point, to: Point, size: number): [Point, Point]
   return [barb(-1), barb(1)];
 }
 
+/** The arrow's corners as its path holds them (to 0.01 px): where it starts, its tip and its two barbs. */
+export function arrowPoints(
+  from: Point,
+  to: Point,
+  size: number,
+): { from: Point; to: Point; left: Point; right: Point } {
+  const [left, right] = arrowBarbs(from, to, size);
+  const r = (p: Point) => ({ x: round(p.x), y: round(p.y) });
+  return { from: r(from), to: r(to), left: r(left), right: r(right) };
+}
+
 /** An arrow as one open SVG path: the shaft, then the head drawn through the tip. */
 export function arrowPath(from: Point, to: Point, size: number): string {
-  const [left, right] = arrowBarbs(from, to, size);
-  const xy = (p: Point) => `${round(p.x)} ${round(p.y)}`;
-  return `M ${xy(from)} L ${xy(to)} M ${xy(left)} L ${xy(to)} L ${xy(right)}`;
+  const a = arrowPoints(from, to, size);
+  const xy = (p: Point) => `${p.x} ${p.y}`;
+  return `M ${xy(a.from)} L ${xy(a.to)} M ${xy(a.left)} L ${xy(a.to)} L ${xy(a.right)}`;
 }
 
 /** A star with its first spike pointing straight up. */
