@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two test files at a time. Vitest's default on this 2-core machine is one (cores - 1), but a file
+    // spends most of its time waiting (on PostgreSQL, ffmpeg, Chromium, timers), so two files make use
+    // of both cores where one leaves one idle (docs/test-times.md).
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -33,10 +37,10 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           // No retry: a flake is a bug until proved otherwise (the last ones were a job queue that
           // stalled for 30 s and a seeder over the per-visitor limit).
-          globalSetup: ['tests/support/postgresGlobalSetup.ts'],
+          // one PostgreSQL and one Chromium for the run (each file connects with launchChromium)
+          globalSetup: ['tests/support/postgresGlobalSetup.ts', 'tests/support/browserGlobalSetup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
     ],

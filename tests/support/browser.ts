@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { inject } from 'vitest';
 
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
@@ -9,10 +10,10 @@ const CANDIDATES = [
 ];
 
 /** The system's Chromium (Playwright cannot download its own here), with the flags this network needs. */
-export async function launchChromium(): Promise<Browser> {
+export function chromiumLaunchOptions(): LaunchOptions {
   const executablePath = CANDIDATES.find((p): p is string => !!p && fs.existsSync(p));
   if (!executablePath) throw new Error('No Chromium found: apt-get install -y chromium (or set CHROMIUM_PATH)');
-  return chromium.launch({
+  return {
     executablePath,
     headless: true,
     args: [
@@ -24,5 +25,24 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--disable-quic',
     ],
-  });
+  };
+}
+
+/**
+ * A connection to the run's one Chromium, which the e2e global setup launched
+ * (tests/support/browserGlobalSetup.ts): a file starts in a fraction of the time a launch takes, and
+ * its pages are as much its own as before, since each is in a browser context of its own. Closing the
+ * connection closes the contexts it made. With no shared Chromium, a new one of its own.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const endpoint = inject('chromiumEndpoint');
+  if (endpoint) return chromium.connect(endpoint);
+  return chromium.launch(chromiumLaunchOptions());
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** the WebSocket endpoint of the run's one Chromium, when the e2e global setup launched it */
+    chromiumEndpoint: string | undefined;
+  }
 }
