@@ -45,14 +45,21 @@ function run({ name, cmd, args, quiet }: Phase): Promise<Result> {
   });
 }
 
-/** Runs the groups in turn, the phases of a group at once; stops after a group with a failure. */
+/**
+ * Runs the groups in turn, the phases of a group at once. A failed build stops the run (everything
+ * after needs it); any other failure does not, so that one run shows every failing phase.
+ */
 async function runGroups(groups: Phase[][]): Promise<boolean> {
+  let ok = true;
   for (const group of groups) {
     const outcomes = await Promise.all(group.map(run));
     results.push(...outcomes);
-    if (outcomes.some((r) => r.status !== 0)) return false;
+    if (outcomes.some((r) => r.status !== 0)) {
+      ok = false;
+      if (group.some((phase) => phase.name === 'build')) break;
+    }
   }
-  return true;
+  return ok;
 }
 
 const ok = await runGroups([
