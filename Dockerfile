@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # Tribute Gallery: one image for every role (api, worker, migrate). docs/decisions/018.
-ARG NODE_IMAGE=node:24.21.0-bookworm-slim
+# Node 24 LTS on Debian 13, pinned by digest (docs/decisions/081; Renovate keeps it current)
+ARG NODE_IMAGE=node:24.21.0-trixie-slim@sha256:8ec5d7557396cfe32d21c3f9c13072355ceab22b584578ca4bb28af31120cffe
 
 # ---- build: every dependency as locked, the web app built into dist/web ----
 FROM ${NODE_IMAGE} AS build
@@ -8,6 +9,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# the prune leaves out what only development needs (docs/decisions/082): the pinned `node` package
+# (the image has its own Node), the bundled ffmpeg/ffprobe builds (Debian's are used) and embedded
+# PostgreSQL (production has DATABASE_URL)
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: production dependencies, Debian's ffmpeg, tini, a user without privileges ----
@@ -17,7 +21,9 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \
-    DATA_DIR=/app/.data
+    DATA_DIR=/app/.data \
+    FFMPEG_PATH=/usr/bin/ffmpeg \
+    FFPROBE_PATH=/usr/bin/ffprobe
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -29,7 +35,6 @@ COPY --from=build /app/projections ./projections
 COPY --from=build /app/migrations ./migrations
 COPY --from=build /app/scripts ./scripts
 COPY --from=build /app/contract ./contract
-COPY --from=build /app/db ./db
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 3000

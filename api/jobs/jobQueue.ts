@@ -23,6 +23,18 @@ export const JOB_EXPIRY_SECONDS: Record<JobName, number> = {
   'process-media': 60 * 60,
   'sweep-uploads': 15 * 60,
 };
+/**
+ * Where a media job goes after its last try (docs/decisions/082): kept, with its data, for the
+ * operator (docs/runbook.md), instead of vanishing as a failed row. No worker takes from it.
+ */
+export const MEDIA_DEAD_LETTER = 'media-dead-letter';
+const MEDIA_JOBS: readonly JobName[] = ['make-artwork-renditions', 'process-media'];
+/**
+ * Retries: 3 after the first try, waiting 2 s, then about 4 and 8 (pg-boss's exponential backoff,
+ * with jitter, at most 5 minutes), so a passing fault (the object store restarting) is outlasted
+ * rather than hammered.
+ */
+export const RETRY = { retryLimit: 3, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 } as const;
 /** A running job's worker refreshes its claim every half of this; pg-boss's minimum is 10. */
 const HEARTBEAT_SECONDS = 10;
 /** Jobs that run on a clock, in cron syntax. */
@@ -49,12 +61,13 @@ export class JobQueue {
     const queueLog = log.child({ component: 'job queue' });
     boss.on('error', (error) => queueLog.error({ err: error }, 'job queue error'));
     await boss.start();
+    await boss.createQueue(MEDIA_DEAD_LETTER, { retryLimit: 0 });
     for (const name of JOB_NAMES) {
       const options = {
-        retryLimit: 3,
-        retryDelay: 2,
+        ...RETRY,
         expireInSeconds: JOB_EXPIRY_SECONDS[name],
         heartbeatSeconds: HEARTBEAT_SECONDS,
+        ...(MEDIA_JOBS.includes(name) ? { deadLetter: MEDIA_DEAD_LETTER } : {}),
       };
       await boss.createQueue(name, { notify: true, ...options });
       await boss.updateQueue(name, options); // queues made by an earlier version get the new expiry

@@ -13,6 +13,8 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<void>;
   /** The bytes the store holds now, every key's (a listing: for the storage cap, not for every request). */
   bytesStored(): Promise<number>;
+  /** Every key the store holds (a listing: for backup and restore, `npm run blobs`). */
+  keys(): AsyncIterable<string>;
 }
 
 export type BlobRange = { start: number; end: number };

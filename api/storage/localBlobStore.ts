@@ -105,6 +105,17 @@ export class LocalBlobStore implements BlobStore {
     return total;
   }
 
+  /** Every blob's key: its path under the root, without the dot-files (sidecars, puts in progress). */
+  async *keys() {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(ignoreMissing);
+    for (const entry of entries ?? []) {
+      if (!entry.isFile()) continue;
+      const key = path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      if (key.split('/').some((segment) => segment.startsWith('.'))) continue;
+      yield key;
+    }
+  }
+
   private pathOf(key: string): string {
     assertValidKey(key);
     return this.inside(key);

@@ -138,6 +138,10 @@ export class MinioBlobStore implements BlobStore {
     return total;
   }
 
+  async *keys() {
+    for await (const item of this.client.listObjectsV2(this.bucket, '', true)) if (item.name) yield item.name;
+  }
+
   async deletePrefix(prefix: string) {
     assertValidPrefix(prefix);
     const names: string[] = [];

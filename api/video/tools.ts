@@ -34,11 +34,14 @@ export interface MediaToolPaths {
 let toolPaths: Promise<MediaToolPaths> | undefined;
 
 /**
- * A system ffmpeg + ffprobe pair on PATH (kept up to date by the OS) when both are there, otherwise
- * the static builds from @ffmpeg-installer / @ffprobe-installer.
+ * FFMPEG_PATH and FFPROBE_PATH when both are set (the image sets Debian's), else a system ffmpeg +
+ * ffprobe pair on PATH (kept up to date by the OS) when both are there, otherwise the static builds
+ * from @ffmpeg-installer / @ffprobe-installer, which are development dependencies (decision 082).
  */
 export function mediaToolPaths(): Promise<MediaToolPaths> {
   toolPaths ??= (async () => {
+    const { FFMPEG_PATH, FFPROBE_PATH } = process.env;
+    if (FFMPEG_PATH && FFPROBE_PATH) return { ffmpeg: FFMPEG_PATH, ffprobe: FFPROBE_PATH, source: 'system' };
     const ffmpeg = onPath('ffmpeg');
     const ffprobe = onPath('ffprobe');
     if (ffmpeg && ffprobe) return { ffmpeg, ffprobe, source: 'system' };

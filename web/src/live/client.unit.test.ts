@@ -89,3 +89,31 @@ describe('a handshake refused while the server cannot read sessions', () => {
     ioServer.close();
   });
 });
+
+// Issue 22 (decision 079): while the worker is behind, the server says so after the welcome and when
+// it changes; the web shows "Catching up" from this hook.
+describe('projections:lag', () => {
+  it('tells the page when the server is catching up and when it has caught up', async () => {
+    server = http.createServer();
+    const ioServer = new Server(server);
+    ioServer.on('connection', (socket) => {
+      socket.emit('sync:batch', { upTo: 1, refetch: false, messages: [] });
+      socket.emit('projections:lag', { behind: 1500, catchingUp: true });
+      setTimeout(() => socket.emit('projections:lag', { behind: 0, catchingUp: false }), 50);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const told: boolean[] = [];
+    live = startLiveClient(
+      (auth) => io(url, { auth, transports: ['websocket'] }) as never,
+      new QueryClient(),
+      () => 'a-token',
+      { catchingUp: (catchingUp) => told.push(catchingUp) },
+    );
+    const deadline = Date.now() + 10_000;
+    while (told.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(told).toEqual([true, false]);
+    ioServer.close();
+  });
+});
