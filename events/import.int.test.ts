@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveTail } from '#api/realtime/liveTail.ts';
 import { catalogProjection } from '#projections/catalog/catalogProjection.ts';
 import { GalleryPages } from '#projections/catalog/galleryPage.ts';
 import { freshDatabase } from '../tests/support/database.ts';
@@ -101,6 +102,18 @@ describe('events import', () => {
     expect(next[0].id).toBeGreaterThan(
       Math.max(...restored.items.filter((i) => i.kind === 'artwork').map((i) => i.id)),
     );
+  });
+
+  it('tells a screen that comes back from before the restored log to refetch, not that it missed nothing (issue 21)', async () => {
+    // nothing of the restored log was ever sent live: a catch-up from inside it cannot be whole
+    const tail = new LiveTail(fresh.pool, () => {});
+    await tail.start();
+    try {
+      expect(tail.position).toBeGreaterThan(2);
+      expect(await tail.missed(1, tail.position, false)).toBe('refetch');
+    } finally {
+      await tail.stop();
+    }
   });
 
   it('refuses a database that already holds events, and an export that does not verify', async () => {

@@ -112,6 +112,8 @@ async function main([command, ...args]: string[]): Promise<number> {
           }
           console.log(`folded ${folded} events into ${projection.name}`);
         }
+        // nothing of the restored log was sent live: a screen that comes back from inside it refetches
+        await store.pool.query(`UPDATE live_state SET pruned_through = greatest(pruned_through, catalog_position())`);
         return 0;
       });
     }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catchUpKey } from '../api/realtime/liveTail.ts';
 import type { LiveMessage } from '../contract/live.ts';
@@ -11,6 +12,12 @@ import { waitFor } from './support/wait.ts';
  * likes, unlikes, comments and deletes; and faults in the middle of it: every LISTEN connection
  * terminated, PostgreSQL restarted, one API process killed with SIGKILL and started again. At the end
  * every screen must show what the read model holds, and no live message may be lost.
+ *
+ * Issue 21 adds forgetting: stories deleted by the admin, people (a story and comments on the watched
+ * stories, under their own email and name) erased by email, and screens that drop their connection
+ * and catch up, from the process's memory and, after the SIGKILL, from the outbox. Losses are counted
+ * on the screens (what each shows against the read model), and no screen may be sent an erased
+ * person's words after their erasure: lost 0, erased words seen 0.
  *
  * CONVERGENCE_SCALE multiplies the workload (bench/convergence.ts runs it larger).
  */
@@ -74,6 +81,11 @@ describe('live delivery under concurrency and faults', () => {
     // the workload, with faults at fixed points in it
     const comments: Array<{ story: number; id: number }> = [];
     const pending: number[] = [];
+    const approved: number[] = [];
+    // people who sent a story and commented under their own email and name, then asked to be erased
+    const people: Array<{ n: number; email: string; words: string; guest: string }> = [];
+    const erased: Array<{ email: string; words: string; story?: number }> = [];
+    const personStories = new Map<string, number>();
     const failures: Array<{ at: number; status: number; what: string }> = [];
     const statuses = new Map<string, number>();
     let databaseBackAt = Infinity;
@@ -102,6 +114,14 @@ describe('live delivery under concurrency and faults', () => {
         },
       ],
     ]);
+    // screens that drop their connection and come back with their position while the workload goes on
+    for (const at of [0.3, 0.55, 0.85]) {
+      faults.set(Math.round(OPERATIONS * at) + 1, async () => {
+        for (const screen of screens.filter((_, i) => i % 3 === Math.round(at * 10) % 3)) {
+          screen.reconnect(200 + Math.floor(rand() * 800));
+        }
+      });
+    }
 
     async function operation(n: number) {
       const guest = client(pick(urls()), pick(guests));
@@ -109,9 +129,42 @@ describe('live delivery under concurrency and faults', () => {
       const roll = rand();
       let answer: { status: number };
       let what: string;
-      if (roll < 0.45) {
+      if (roll < 0.4) {
         what = 'like';
         answer = await guest(rand() < 0.7 ? 'POST' : 'DELETE', `/api/stories/${target}/likes`);
+      } else if (roll < 0.44 && people.length < OPERATIONS / 25) {
+        what = 'person';
+        const token = pick(guests);
+        const person = { n, email: `person${n}@example.com`, words: `Erasable words ${n} qzx`, guest: token };
+        const as = client(pick(urls()), token);
+        answer = await as('POST', '/api/stories', {
+          content: `${person.words} story`,
+          authorName: `Person ${n} Qzx`,
+          email: person.email,
+        });
+        const body = (answer as { body?: { id?: number } }).body;
+        if (answer.status === 201 && body?.id) {
+          pending.push(body.id);
+          personStories.set(person.email, body.id);
+          await as('POST', `/api/stories/${target}/comments`, {
+            authorName: `Person ${n} Qzx`,
+            content: `${person.words} comment`,
+          });
+          people.push(person);
+        }
+      } else if (roll < 0.47 && people.length > 0) {
+        what = 'erase';
+        const person = people.shift()!;
+        answer = await admin(pick(urls()))('POST', '/api/admin/erase', { email: person.email });
+        if (answer.status === 200) {
+          erased.push({ email: person.email, words: person.words, story: personStories.get(person.email) });
+        }
+      } else if (roll < 0.5 && approved.length > 0) {
+        what = 'delete';
+        const [id] = approved.splice(Math.floor(rand() * approved.length), 1);
+        answer = await admin(pick(urls()))('DELETE', `/api/stories/${id}`, undefined, {
+          authorization: `Bearer ${ADMIN_KEY}`,
+        });
       } else if (roll < 0.65) {
         what = 'comment';
         answer = await guest('POST', `/api/stories/${target}/comments`, { authorName: 'Kim', content: `Note ${n}` });
@@ -132,9 +185,9 @@ describe('live delivery under concurrency and faults', () => {
       } else if (pending.length) {
         what = 'review';
         const id = pending.shift()!;
-        answer = await admin(pick(urls()))('PATCH', `/api/admin/stories/${id}`, {
-          status: rand() < 0.8 ? 'approved' : 'rejected',
-        });
+        const status = rand() < 0.8 ? 'approved' : 'rejected';
+        answer = await admin(pick(urls()))('PATCH', `/api/admin/stories/${id}`, { status });
+        if (answer.status === 200 && status === 'approved') approved.push(id);
       } else {
         what = 'like';
         answer = await guest('POST', `/api/stories/${target}/likes`);
@@ -243,6 +296,72 @@ describe('live delivery under concurrency and faults', () => {
       (items as Array<{ kind: string; id: number; likeCount: number; commentCount: number }>).map(
         (i) => `${i.kind}:${i.id}:${i.likeCount}:${i.commentCount}`,
       );
+    // what each screen shows against the read model, counted before the checks below say where
+    const lostOnScreens: string[] = [];
+    for (const s of screens) {
+      const data = <T>(key: unknown[]) => s.queryClient.getQueryData<T>(key);
+      const shown = counters(data<{ items: unknown[] }>(['gallery', { page: 1, q: '' }])?.items ?? []);
+      const held = counters(galleryNow.items);
+      for (const c of shown.filter((c) => !held.includes(c))) lostOnScreens.push(`${s.name} gallery shows ${c}`);
+      for (const c of held.filter((c) => !shown.includes(c))) lostOnScreens.push(`${s.name} gallery lacks ${c}`);
+      for (const id of watched) {
+        const expected = server.get(id)!;
+        const item = data<{ likeCount: number; commentCount: number }>(['stories', id]);
+        if (item?.likeCount !== expected.likeCount || item?.commentCount !== expected.commentCount) {
+          lostOnScreens.push(
+            `${s.name} story ${id} ${item?.likeCount}/${item?.commentCount} for ${expected.likeCount}/${expected.commentCount}`,
+          );
+        }
+        const list = (data<Array<{ id: number }>>(['stories', id, 'comments']) ?? []).map((c) => c.id).sort();
+        if (!isDeepStrictEqual(list, expected.comments)) {
+          lostOnScreens.push(
+            `${s.name} comments of ${id} ${JSON.stringify(list)} for ${JSON.stringify(expected.comments)}`,
+          );
+        }
+      }
+      if (s.admin && !isDeepStrictEqual(data(['admin', 'queue']), queueNow)) {
+        lostOnScreens.push(
+          `${s.name} queue ${JSON.stringify(data(['admin', 'queue']))} for ${JSON.stringify(queueNow)}`,
+        );
+      }
+    }
+
+    // no screen was sent an erased person's words after their erasure: not live, not in a catch-up,
+    // and none is left in any screen's cache
+    const erasedAt = new Map<string, number>();
+    for (const e of erased) {
+      const { rows } = await cluster.pool.query<{ seq: number }>(
+        `SELECT c.seq::int FROM erased_streams s
+         JOIN events e ON e.stream_id = 'subject-' || s.subject_id AND e.type = 'SubjectErased'
+         JOIN event_chain c ON c.position = e.position WHERE s.stream_id = $1`,
+        [`story-${e.story}`],
+      );
+      if (rows[0]) erasedAt.set(e.words, rows[0].seq);
+    }
+    let erasedWordsSeen = 0;
+    for (const s of screens) {
+      for (const [words, at] of erasedAt) {
+        erasedWordsSeen += s.words.filter((w) => w.position > at && w.text.includes(words)).length;
+        erasedWordsSeen += s.caughtUp.filter((b) => b.upTo >= at && JSON.stringify(b.messages).includes(words)).length;
+        const cached = JSON.stringify(
+          s.queryClient
+            .getQueryCache()
+            .getAll()
+            .map((q) => q.state.data),
+        );
+        if (cached.includes(words)) erasedWordsSeen++;
+      }
+    }
+    const refetches = screens.reduce((n, s) => n + s.refetched.length, 0);
+    const catchUps = screens.reduce((n, s) => n + s.caughtUp.length, 0);
+    console.log(
+      `convergence forgetting: people erased ${erasedAt.size}, stories deleted ${statuses.get('delete 200') ?? 0}, ` +
+        `catch-ups ${catchUps}, refetches ${refetches}; lost on screens ${lostOnScreens.length}, erased words seen ${erasedWordsSeen}`,
+    );
+    expect(erasedAt.size).toBe(erased.length);
+    expect(lostOnScreens).toEqual([]);
+    expect(erasedWordsSeen).toBe(0);
+
     for (const s of screens) {
       const data = <T>(key: unknown[]) => s.queryClient.getQueryData<T>(key);
       expect(counters(data<{ items: unknown[] }>(['gallery', { page: 1, q: '' }])!.items), s.name).toEqual(

@@ -143,9 +143,15 @@ export interface Screen {
   refetched: Array<[number, number]>;
   /** catch-up batches: the (since, upTo] range each covered and the messages it brought */
   caughtUp: Array<{ since: number; upTo: number; messages: LiveMessage[] }>;
+  /** the messages that carry names and words (arrivals, comments), as applied live or in a batch */
+  words: Array<{ position: number; text: string }>;
   firstUpTo?: number;
+  /** drops the connection and comes back after `ms` with its last position, as a phone on Wi-Fi does */
+  reconnect(ms: number): void;
   close(): void;
 }
+
+const CARRY_WORDS = new Set(['gallery:item-added', 'comments:added']);
 
 export function openScreen(
   name: string,
@@ -185,7 +191,12 @@ export function openScreen(
     applied: [],
     refetched: [],
     caughtUp: [],
+    words: [],
     live: undefined as unknown as LiveClient,
+    reconnect(ms) {
+      screen.live.socket.disconnect();
+      setTimeout(() => screen.live.socket.connect(), ms);
+    },
     close() {
       for (const unsubscribe of unsubscribes) unsubscribe();
       screen.live.close();
@@ -200,6 +211,9 @@ export function openScreen(
     {
       applied: (message: LiveMessage) => {
         screen.applied.push({ position: message.payload.position, event: message.event });
+        if (CARRY_WORDS.has(message.event)) {
+          screen.words.push({ position: message.payload.position, text: JSON.stringify(message.payload) });
+        }
         last = message.payload.position;
       },
       batch: (batch, since) => {
