@@ -193,6 +193,57 @@ describe('live updates in open pages', () => {
   });
 });
 
+describe('an erasure on open pages (issue 21)', () => {
+  it('takes both of a person’s artworks from an open gallery and an open detail page, and their comment from another’s page, with no resync', async () => {
+    const tag = Math.random().toString(36).slice(2, 6);
+    const email = `wren.${tag}@example.com`;
+    const sent: number[] = [];
+    for (const title of [`Wren First ${tag}`, `Wren Second ${tag}`]) {
+      const response = await seed.guest('POST', '/api/artworks', {
+        title,
+        artistName: 'Wren Ashdown',
+        email,
+        imageData: await jpegDataUrl(320, 240, '#6d597a'),
+        isFromCanvas: 'false',
+      });
+      expect(response.status).toBe(201);
+      sent.push((response.body as { id: number }).id);
+      await approve('artworks', sent.at(-1)!);
+    }
+    const story = await seed.story({ title: `Someone Else ${tag}`, content: 'A story that stays.' });
+    expect(
+      (
+        await seed.guest('POST', `/api/stories/${story}/comments`, {
+          authorName: 'Wren Ashdown',
+          content: `Wren was here ${tag}`,
+        })
+      ).status,
+    ).toBe(201);
+    const { page: gallery } = await open('guest', '/gallery?debug');
+    const { page: detail } = await open('guest', `/artwork/${sent[1]}?debug`);
+    const { page: other } = await open('guest', `/story/${story}?debug`);
+    await visible(card(gallery, `Wren First ${tag}`));
+    await visible(card(gallery, `Wren Second ${tag}`));
+    await visible(detail.getByRole('heading', { name: `Wren Second ${tag}` }));
+    await visible(other.getByText(`Wren was here ${tag}`, { exact: true }));
+    for (const page of [gallery, detail, other]) {
+      await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
+    }
+
+    expect((await seed.admin('POST', '/api/admin/erase', { email })).status).toBe(200);
+    await expect.poll(() => card(gallery, `Wren First ${tag}`).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => card(gallery, `Wren Second ${tag}`).count(), { timeout: 10_000 }).toBe(0);
+    await visible(detail.getByRole('heading', { name: 'Error Loading Artwork' }));
+    await expect
+      .poll(() => other.getByText(`Wren was here ${tag}`, { exact: true }).count(), { timeout: 10_000 })
+      .toBe(0);
+    for (const page of [gallery, detail, other]) {
+      expect(await page.evaluate(() => window.__tributeLive?.resyncs)).toBe(0);
+      await notReloaded(page);
+    }
+  });
+});
+
 describe('catching up after being offline', () => {
   it('shows three changes made while offline, in order, once back online, without a reload', async () => {
     // titles of this attempt's own, so that a retry on the same server finds only its own cards
