@@ -9,6 +9,12 @@ export const MURAL_WIDTH = 1600;
 export const MURAL_HEIGHT = 800;
 export const MURAL_BACKGROUND = '#ffffff';
 export const MURAL_MAX_POINTS = 2000;
+/**
+ * The mural's budget (CONTRACT §9, decision 069): one visitor adds at most `visitorPoints` in any
+ * `visitorWindowMs` (429 past it), and the mural holds at most `muralPoints` (409 `The mural is full`).
+ */
+export const MURAL_BUDGET = { visitorPoints: 5000, visitorWindowMs: 10_000, muralPoints: 500_000 } as const;
+export const MURAL_FULL = 'The mural is full';
 export const MURAL_TOOLS = ['brush', 'eraser'] as const satisfies readonly StrokeTool[];
 export type MuralTool = (typeof MURAL_TOOLS)[number];
 export type MuralState = 'open' | 'locked' | 'frozen';

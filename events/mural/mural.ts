@@ -94,7 +94,10 @@ export function requireOpen(state: MuralState) {
   if (state === 'frozen') throw new DomainError(409, 'The mural is frozen', { state });
 }
 
-type Stroke = { exists: false } | { exists: true; strokeId: number; visitorId: string; erased: boolean };
+type Stroke =
+  | { exists: false }
+  /** `points`: how many it has, what an undo gives back to the mural's budget (decision 069) */
+  | { exists: true; strokeId: number; visitorId: string; points: number; erased: boolean };
 export type StrokeCommand =
   | { type: 'Draw'; data: Omit<z.infer<typeof MuralStrokeDrawn.schema>, 'drawnAt'>; now: string }
   | { type: 'Erase'; visitorId: string | undefined; admin: boolean; now: string };
@@ -103,7 +106,8 @@ export const strokeDecider: Decider<Stroke, StrokeEvent, StrokeCommand> = {
   initial: { exists: false },
   evolve(state, event) {
     if (event.type === 'MuralStrokeDrawn') {
-      return { exists: true, strokeId: event.data.strokeId, visitorId: event.data.visitorId, erased: false };
+      const { strokeId, visitorId, points } = event.data;
+      return { exists: true, strokeId, visitorId, points: points.length, erased: false };
     }
     return state.exists ? { ...state, erased: true } : state;
   },

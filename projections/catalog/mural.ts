@@ -36,6 +36,21 @@ export async function readMuralState(db: Db): Promise<{ state: MuralState; artwo
   return { state: row?.state ?? 'open', artworkId: row?.artwork_id == null ? null : Number(row.artwork_id) };
 }
 
+/** The mural's state and the catalog position it stands at, in one statement (one snapshot), without its strokes. */
+export async function readMuralStateAt(
+  db: Db,
+): Promise<{ state: MuralState; position: number; artworkId: number | null }> {
+  const { rows } = await db.query<{ position: string; state: MuralState | null; artwork_id: string | null }>(
+    `SELECT catalog_position() AS position, m.state, m.artwork_id FROM (SELECT 1) one LEFT JOIN catalog_mural m ON m.id = 1`,
+  );
+  const row = rows[0]!;
+  return {
+    state: row.state ?? 'open',
+    position: Number(row.position),
+    artworkId: row.artwork_id == null ? null : Number(row.artwork_id),
+  };
+}
+
 /**
  * The whole mural as the catalog holds it, and the catalog position it stands at, read in one
  * snapshot (one REPEATABLE READ transaction): live messages after that position are exactly what is
