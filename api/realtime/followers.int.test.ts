@@ -42,11 +42,11 @@ async function open(url: string, token: string) {
 }
 
 describe('screens following the show (CONTRACT §7, decision 036)', () => {
-  it('counts the sockets that follow, across API processes, apart from everyone online', async () => {
-    const token = await t.login('guest');
+  it('counts the browsers that follow, across API processes, apart from everyone online', async () => {
     const presenter = await open(t.url, await t.login('admin'));
-    const onFirst = await open(t.url, token);
-    const onSecond = await open(secondUrl, token);
+    // two browsers (each login without a cookie is one)
+    const onFirst = await open(t.url, await t.login('guest'));
+    const onSecond = await open(secondUrl, await t.login('guest'));
     const followers = () => presenter.seen.presence?.following;
     const online = () => presenter.seen.presence?.online;
     /** Waits for the presenter's next presence message, sent after what was just done. */
@@ -79,5 +79,23 @@ describe('screens following the show (CONTRACT §7, decision 036)', () => {
     onFirst.socket.emit('show:follow', 'yes' as never);
     await afterwards();
     expect(followers()).toBe(0);
+  });
+
+  it('counts one browser once, however many sockets and processes it follows on (issue 20)', async () => {
+    for (const s of sockets.splice(0)) s.close();
+    const presenter = await open(t.url, await t.login('admin'));
+    const followers = () => presenter.seen.presence?.following;
+    const online = () => presenter.seen.presence?.online;
+    await waitFor(async () => online() === 1 && followers() === 0, 15_000);
+    const token = await t.login('guest');
+    const screens = [await open(t.url, token), await open(t.url, token), await open(secondUrl, token)];
+    for (const s of screens) s.socket.emit('show:follow', true);
+    const other = await open(secondUrl, await t.login('guest'));
+    other.socket.emit('show:follow', true);
+    await waitFor(async () => online() === 5 && followers() === 2, 10_000);
+    // one more screen, so that both processes count again with everything above written
+    await open(t.url, await t.login('guest'));
+    await waitFor(async () => online() === 6, 10_000);
+    expect(followers()).toBe(2);
   });
 });

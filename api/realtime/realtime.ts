@@ -229,6 +229,21 @@ export class Realtime {
     this.io.local.to(ROOMS.everyone).emit('projections:lag', status);
   }
 
+  /**
+   * This process's sockets that have a session (a refused handshake can leave a connection open
+   * below socket.io: it is no one viewing), and the browsers that follow the show, each once
+   * however many sockets it follows on (issue 20).
+   */
+  #localPresence(): { online: number; followers: string[] } {
+    const namespace = this.io.of('/');
+    const followers = new Set<string>();
+    for (const id of namespace.adapter.rooms.get(FOLLOWERS_ROOM) ?? []) {
+      const visitorId = namespace.sockets.get(id)?.data.session?.visitorId;
+      if (visitorId) followers.add(visitorId);
+    }
+    return { online: namespace.sockets.size, followers: [...followers] };
+  }
+
   /** Ends the live connection of a session that logged out, on every process. */
   disconnectSession(tokenHash: string) {
     this.io.in(sessionRoom(tokenHash)).disconnectSockets(true);
@@ -247,14 +262,16 @@ export class Realtime {
       const tell = this.#presenceTellOthers;
       this.#presenceTellOthers = false;
       try {
-        const following = this.io.of('/').adapter.rooms.get(FOLLOWERS_ROOM)?.size ?? 0;
+        const { online, followers } = this.#localPresence();
         const { rows } = await this.#pool.query<{ online: number; following: number }>(
           `WITH mine AS (
-             INSERT INTO presence (process_id, online, following, seen_at) VALUES ($1, $2, $3, now())
-             ON CONFLICT (process_id) DO UPDATE SET online = $2, following = $3, seen_at = now())
-           SELECT ($2 + coalesce(sum(online), 0))::int AS online, ($3 + coalesce(sum(following), 0))::int AS following
-           FROM presence WHERE process_id <> $1 AND seen_at > now() - interval '30 seconds'`,
-          [this.#processId, this.io.engine?.clientsCount ?? 0, following],
+             INSERT INTO presence (process_id, online, following, followers, seen_at) VALUES ($1, $2, $3, $4, now())
+             ON CONFLICT (process_id) DO UPDATE SET online = $2, following = $3, followers = $4, seen_at = now()),
+           others AS (SELECT * FROM presence WHERE process_id <> $1 AND seen_at > now() - interval '30 seconds')
+           SELECT ($2 + coalesce((SELECT sum(online) FROM others), 0))::int AS online,
+             (SELECT count(DISTINCT f) FROM (SELECT unnest($4::text[]) AS f
+                UNION ALL SELECT unnest(followers) FROM others) AS every)::int AS following`,
+          [this.#processId, online, followers.length, followers],
         );
         this.io.to(ROOMS.everyone).emit('presence', rows[0]!);
         if (tell) this.io.serverSideEmit('presence:changed');

@@ -153,6 +153,30 @@ async function erasedOf(db: Pick<pg.Pool, 'query'>, subjectId: number) {
 }
 
 /**
+ * Of the items a batch removes, those guests may have on screen: approved at some point before the
+ * removal (in the log, by chain order). A pending item rejected, withdrawn or deleted was never
+ * theirs to see, and its id is not sent to them (issue 20); the admins' queue message still goes.
+ */
+async function shownToGuests(
+  db: Pick<pg.Pool, 'query'>,
+  removed: ReadonlyArray<{ kind: Kind; id: number; position: number }>,
+): Promise<Set<string>> {
+  if (removed.length === 0) return new Set();
+  const { rows } = await db.query<{ stream_id: string; first: string }>(
+    `SELECT e.stream_id, min(c.seq)::text AS first FROM events e JOIN event_chain c ON c.position = e.position
+     WHERE e.stream_id = ANY($1::text[]) AND e.type IN ('ArtworkApproved', 'StoryApproved', 'MediaApproved')
+     GROUP BY e.stream_id`,
+    [removed.map((r) => `${r.kind}-${r.id}`)],
+  );
+  const approvedAt = new Map(rows.map((r) => [r.stream_id, Number(r.first)]));
+  return new Set(
+    removed
+      .filter((r) => (approvedAt.get(`${r.kind}-${r.id}`) ?? Infinity) < r.position)
+      .map((r) => `${r.kind}:${r.id}`),
+  );
+}
+
+/**
  * The live messages for a batch of catalog events, in log order, built inside the batch's
  * transaction from the read model as the batch leaves it.
  */
@@ -169,6 +193,14 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
     return rows.get(key)!;
   };
   const messages: Unplaced[] = [];
+  const erasures = new Map<object, Awaited<ReturnType<typeof erasedOf>>>();
+  for (const c of changes) if (c.what === 'erased') erasures.set(c, await erasedOf(db, c.subjectId));
+  const shown = await shownToGuests(db, [
+    ...changes.flatMap((c) => (c.what === 'removed' ? [c] : [])),
+    ...changes.flatMap((c) =>
+      c.what === 'erased' ? erasures.get(c)!.items.map((i) => ({ ...i, position: c.position })) : [],
+    ),
+  ]);
   // the mural's messages, a batch's strokes read in one query (projections/catalog/mural.ts)
   const mural = await muralMessages(
     db,
@@ -186,6 +218,8 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
     }
     if (c.what === 'reactions') {
       const { kind, id, counts } = c;
+      // taps counted just before the item left the gallery: nothing for guests to see any more
+      if (!(await item(kind, id))) continue;
       const totals = await reactionTotals(db, kind, id);
       messages.push({ event: 'reactions:burst', payload: { position, kind, id, counts, totals } });
       continue;
@@ -193,9 +227,10 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
     if (c.what === 'erased') {
       // one step for every screen: the items leave, the person's comments leave the items that stay,
       // and the admins' queue counts change once (decision 073)
-      const erased = await erasedOf(db, c.subjectId);
+      const erased = erasures.get(c)!;
       for (const { kind, id } of erased.items) {
-        messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
+        if (shown.has(`${kind}:${id}`))
+          messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
       }
       for (const { kind, id, comment_id: commentId } of erased.comments) {
         const row = await item(kind, id);
@@ -221,7 +256,8 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
         break;
       }
       case 'removed':
-        messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
+        if (shown.has(`${kind}:${id}`))
+          messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
         break;
       case 'likes': {
         const row = await item(kind, id);
