@@ -116,16 +116,22 @@ describe('a freeze of the fullest mural', () => {
     const calm = await answerTimes(() => performance.now() < until);
 
     let frozen = false;
+    const freezeStarted = performance.now();
     const freeze = admin('POST', '/api/mural/freeze').finally(() => {
       frozen = true;
     });
     const during = await answerTimes(() => !frozen);
     const done = await freeze;
+    const freezeMs = performance.now() - freezeStarted;
     expect(done.status).toBe(201);
     expect(done.body.strokeCount).toBeGreaterThanOrEqual(250);
-    // painting 500,000 points takes seconds (on the API's thread, every answer waited for all of it)
+    // painting 500,000 points takes seconds here (30-100 s on the shared 2-core machine); on the API's
+    // thread an answer waited for nearly all of it (measured: 28 s and 40 s). This busy machine also
+    // stalls every process for up to 2.5 s now and then, freeze or not (measured without a freeze: max
+    // 2,475 ms, p99 138 ms; during one: max 2,093 ms, p99 47 ms), so the 1 s holds for the 99th
+    // percentile, and the slowest answer must be a small part of the freeze, not the freeze itself.
     expect(during.length).toBeGreaterThanOrEqual(3);
     expect(p99(during)).toBeLessThan(1000);
-    expect(during.at(-1)!).toBeLessThan(Math.max(1000, calm.at(-1)!));
+    expect(during.at(-1)!).toBeLessThan(Math.max(1000, calm.at(-1)!, freezeMs / 10));
   }, 300_000);
 });
