@@ -176,13 +176,13 @@ describe('admin review panel', () => {
     await expectCount(page, 'Artworks', 0);
   });
 
-  it("plays a pending drawing's recording in the queue before the admin decides", async () => {
-    // a drawing made in the studio with every tool, as it was sent: its recording and its JPEG
+  /** A drawing made in the studio with every tool, sent as it was: its recording and its JPEG. */
+  async function studioDrawing(title: string) {
     const drawings = 'tests/support/drawings';
     const recording = JSON.parse(fs.readFileSync(`${drawings}/every-tool.json`, 'utf8')) as StrokeRecording;
     const id = created(
       await guestCall('POST', '/api/artworks', {
-        title: 'Every Tool',
+        title,
         artistName: 'Tess Toolbox',
         email: 'tess@example.com',
         imageData: `data:image/jpeg;base64,${fs.readFileSync(`${drawings}/every-tool.jpg`).toString('base64')}`,
@@ -190,46 +190,54 @@ describe('admin review panel', () => {
         strokes: recording,
       }),
     );
+    return { id, recording };
+  }
+
+  /** The admin queue on `options`'s screen, its drawing `title` replayed to the end, shot light and dark. */
+  async function replayInQueue(title: string, screen: string, options: BrowserContextOptions) {
+    const page = await adminPage(options);
+    // the replay's last frame, copied before the submitted picture is laid over it
+    await page.evaluate(() => {
+      document.addEventListener('strokes-drawn', (event) => {
+        const c = event.target as HTMLCanvasElement;
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        (window as unknown as { lastFrame: number[] }).lastFrame = Array.from(data);
+      });
+    });
+    const drawing = card(page, title);
+    await drawing.getByRole('button', { name: 'Replay drawing' }).click();
+    const replay = drawing.getByTestId('stroke-replay');
+    await visible(replay);
+    await expect.poll(() => replay.getAttribute('data-replayed'), { timeout: 30_000 }).toBe('done');
+    await visible(drawing.getByRole('button', { name: 'Replay again' }));
+    fs.mkdirSync(SCREENS, { recursive: true });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await page.screenshot({ path: `${SCREENS}/admin-queue-replay-${screen}-${colorScheme}.png`, fullPage: true });
+    }
+    return page.evaluate(() => (window as unknown as { lastFrame: number[] }).lastFrame);
+  }
+
+  it("plays a pending drawing's recording in the queue before the admin decides", async () => {
+    const { id, recording } = await studioDrawing('Every Tool');
     // the recording of a pending drawing is the admin's alone
     expect((await guestCall('GET', `/api/artworks/${id}/strokes`)).status).toBe(404);
-
-    fs.mkdirSync(SCREENS, { recursive: true });
-    for (const [name, options] of [
-      ['desktop', { viewport: { width: 1280, height: 900 } }],
-      ['phone', PHONE],
-    ] as const) {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        const page = await adminPage({ ...options, colorScheme });
-        // the replay's last frame, copied before the submitted picture is laid over it
-        await page.evaluate(() => {
-          document.addEventListener('strokes-drawn', (event) => {
-            const c = event.target as HTMLCanvasElement;
-            const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-            (window as unknown as { lastFrame: number[] }).lastFrame = Array.from(data);
-          });
-        });
-        const drawing = card(page, 'Every Tool');
-        await drawing.getByRole('button', { name: 'Replay drawing' }).click();
-        const replay = drawing.getByTestId('stroke-replay');
-        await visible(replay);
-        await expect.poll(() => replay.getAttribute('data-replayed'), { timeout: 30_000 }).toBe('done');
-        await visible(drawing.getByRole('button', { name: 'Replay again' }));
-        await page.screenshot({ path: `${SCREENS}/admin-queue-replay-${name}-${colorScheme}.png`, fullPage: true });
-        if (name === 'desktop' && colorScheme === 'light') {
-          // what played is the drawing the admin is deciding on
-          const frame = await page.evaluate(() => (window as unknown as { lastFrame: number[] }).lastFrame);
-          const image = await fetch(`${t.url}/api/artworks/${id}/image/original`, {
-            headers: { 'x-session-token': await t.login('admin') },
-          });
-          const seen = await rgbaPixels(Buffer.from(await image.arrayBuffer()));
-          const share = differingShare(Uint8Array.from(frame), seen, recording.width, recording.height);
-          console.log(`admin queue replay's last frame against the image: ${(share * 100).toFixed(3)} % differ`);
-          expect(share).toBeLessThan(0.001);
-        }
-      }
-    }
+    const frame = await replayInQueue('Every Tool', 'desktop', { viewport: { width: 1280, height: 900 } });
+    // what played is the drawing the admin is deciding on
+    const image = await fetch(`${t.url}/api/artworks/${id}/image/original`, {
+      headers: { 'x-session-token': await t.login('admin') },
+    });
+    const seen = await rgbaPixels(Buffer.from(await image.arrayBuffer()));
+    const share = differingShare(Uint8Array.from(frame), seen, recording.width, recording.height);
+    console.log(`admin queue replay's last frame against the image: ${(share * 100).toFixed(3)} % differ`);
+    expect(share).toBeLessThan(0.001);
     // still pending: playing it decided nothing
     expect((await adminCall('GET', `/api/artworks/${id}`)).body.status).toBe('pending');
+  });
+
+  it("plays a pending drawing's recording in the queue on a phone", async () => {
+    await studioDrawing('Drawn For A Phone');
+    expect(await replayInQueue('Drawn For A Phone', 'phone', PHONE)).toHaveLength(800 * 400 * 4);
   });
 
   it('on a phone: arrow keys move between tabs, and failures are reported in the spec words', async () => {
