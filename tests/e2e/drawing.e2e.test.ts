@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -397,7 +399,11 @@ describe('the drawing studio', () => {
       page.getByRole('button', { name: 'Download' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('tribute-drawing.jpg');
-    const file = fs.readFileSync((await download.path())!);
+    // saveAs, not path(): the file lives with the run's one Chromium, reached over a connection
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-download-')), 'drawing.jpg');
+    await download.saveAs(saved);
+    const file = fs.readFileSync(saved);
+    fs.rmSync(path.dirname(saved), { recursive: true, force: true });
     const meta = await sharp(file).metadata();
     expect(meta.format).toBe('jpeg');
     expect(meta.width).toBeLessThanOrEqual(1200);
