@@ -10,7 +10,7 @@ import { makeRenditions } from '../images/index.ts';
 import { storeCardImages } from '../images/cards.ts';
 import { cardVersionOf } from '#projections/catalog/cardImages.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
-import { makePoster, removeMetadata, transcodeToMp4 } from '../video/index.ts';
+import { makePoster, removeMetadata, transcodeToM4a, transcodeToMp4 } from '../video/index.ts';
 import type { JobHandlers, JobPayloads } from './jobQueue.ts';
 
 const system = () => ({ role: 'system' as const, now: new Date().toISOString() });
@@ -42,8 +42,8 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
 }
 
 /**
- * A poster frame for video, and the file browsers are served: an H.264/AAC MP4 when they can't play the
- * original (MOV, AVI), else the original's streams copied without its metadata (title, location...).
+ * A poster frame for video, and the file browsers are served: an H.264/AAC MP4 (or an AAC M4A for audio)
+ * when they can't play the original (MOV, AVI, Opus as Chromium records it), else the original's streams copied without its metadata (title, location...).
  * Works on a local copy in DATA_DIR/tmp, whatever the storage; running it again changes nothing.
  */
 async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-media']) {
@@ -70,6 +70,9 @@ async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-
     if (state.mediaType === 'video' && !state.browserPlayable) {
       await transcodeToMp4(source, path.join(work, 'playable.mp4'));
       playable = await store('playable.mp4', path.join(work, 'playable.mp4'), 'video/mp4');
+    } else if (state.mediaType === 'audio' && !state.browserPlayable) {
+      await transcodeToM4a(source, path.join(work, 'playable.m4a'));
+      playable = await store('playable.m4a', path.join(work, 'playable.m4a'), 'audio/mp4');
     } else {
       const name = `clean${path.extname(state.file.key)}`;
       await removeMetadata(source, path.join(work, name), state.mediaType);

@@ -63,6 +63,20 @@ export async function transcodeToMp4(input: string, outPath: string, opts: Media
   ]);
 }
 
+/**
+ * Audio that browsers may not play (Opus in MP4, as Chromium records it; other WAV codecs): AAC in an
+ * M4A, without the upload's metadata. Idempotent and atomic as transcodeToMp4.
+ */
+export async function transcodeToM4a(input: string, outPath: string, opts: MediaOptions = {}): Promise<void> {
+  const remaining = deadline(opts.timeoutMs ?? DEFAULT_TRANSCODE_TIMEOUT_MS);
+  const { container } = await sniffMediaFile(input);
+  await convertInto(input, container, outPath, opts, remaining(), (url) => [
+    ...['-map', '0:a:0', '-vn', '-map_metadata', '-1', '-map_chapters', '-1'],
+    ...['-c:a', 'aac', '-b:a', '160k', '-ac', '2'],
+    ...['-movflags', '+faststart', '-f', 'ipod', url],
+  ]);
+}
+
 const CLEAN_FORMAT = { mp4: 'mp4', m4a: 'mp4', mp3: 'mp3', wav: 'wav' } as const;
 
 /**

@@ -21,6 +21,7 @@ export {
   POSTER_WIDTH,
   removeMetadata,
   TRANSCODE_MAX_EDGE,
+  transcodeToM4a,
   transcodeToMp4,
 } from './convert.ts';
 export { ALLOWED_DECODERS } from './tools.ts';

@@ -24,6 +24,9 @@ export function chromiumLaunchOptions(): LaunchOptions {
       '--no-first-run',
       '--disable-sync',
       '--disable-quic',
+      // a test camera and microphone, allowed without a prompt (recording on /submit-media)
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
     ],
   };
 }

@@ -18,6 +18,7 @@ import { NO_SUBMITTER, shownName } from './-components/submit/SubmitterFields.ts
 import { PageHeader } from './-components/submit/FormSection.tsx';
 import { UploadDetails } from './-components/submit/UploadDetails.tsx';
 import { MediaUploadBox, type UploadState } from './-components/submit/MediaUploadBox.tsx';
+import { RecordBox } from './-components/submit/RecordBox.tsx';
 
 export const Route = createFileRoute('/submit-media')({
   component: SubmitMediaPage,
@@ -134,6 +135,8 @@ function SubmitMediaPage() {
       </PageHeader>
 
       <form onSubmit={onSubmit} noValidate className="space-y-8">
+        <RecordBox onFile={onFile} disabled={upload.status === 'uploading'} />
+        <p className="text-center text-sm font-medium text-stone-500 dark:text-stone-400">or choose a file</p>
         <MediaUploadBox
           state={upload}
           onFile={onFile}
