@@ -1,39 +1,13 @@
-import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import type { EventMetadata } from '#events/metadata.ts';
 import { MURAL_STREAM, muralDecider } from '#events/mural/mural.ts';
 import { handleCommand } from '#events/handle.ts';
 import { catalogReached } from '#projections/catalog/readYourWrites.ts';
 import { submitArtwork } from '../artworks/submitArtwork.ts';
+import { paintMuralOffTheLoop } from '../canvas/painters.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { MURAL_LOCK } from './muralLock.ts';
-
-/**
- * The painter's thread: started at the first freeze and kept (unref'd, so it holds no exit). A
- * thread that ends must be joined by the API's thread, which waits while it frees the painted
- * mural's memory: at 500,000 points that held every request for over a second.
- */
-let painter: Worker | undefined;
-
-/** Paints strokes (JSON text of MuralStrokeInput[]) in the painter's thread: the event loop stays free. */
-function paintOffTheLoop(strokesJson: string): Promise<Buffer> {
-  const worker = (painter ??= new Worker(new URL('./freezeWorker.ts', import.meta.url)));
-  worker.unref();
-  return new Promise((resolve, reject) => {
-    const failed = (error: unknown) => {
-      painter = undefined;
-      worker.off('message', painted);
-      reject(error instanceof Error ? error : new Error(`the mural painter stopped (${String(error)})`));
-    };
-    const painted = (png: Uint8Array) => {
-      worker.off('error', failed).off('exit', failed);
-      resolve(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
-    };
-    worker.once('message', painted).once('error', failed).once('exit', failed);
-    worker.postMessage(strokesJson);
-  });
-}
 
 /**
  * The strokes in painting order as one JSON text, and how many strokes and authors: PostgreSQL
@@ -68,7 +42,7 @@ export async function freezeMural(deps: Deps, metadata: EventMetadata) {
       throw new HttpError(503, 'The mural is still catching up; try again in a moment');
     }
     const { strokes, count, authors } = await strokesAsJson(pool);
-    const png = await paintOffTheLoop(strokes);
+    const png = await paintMuralOffTheLoop(strokes);
     const { artworkId, position: submittedAt } = await submitArtwork(
       deps,
       {

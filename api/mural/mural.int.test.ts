@@ -3,7 +3,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
-import { renderMural } from './render.ts';
+import { paintMuralPng } from '../canvas/painterThread.ts';
 
 let t: TestServer;
 let ann: ReturnType<typeof client>;
@@ -206,7 +206,7 @@ describe('the mural (CONTRACT §8)', () => {
       .raw()
       .toBuffer({ resolveWithObject: true });
     expect(image.info).toMatchObject({ width: 1600, height: 800 });
-    const expected = await sharp(renderMural(after.strokes)).removeAlpha().raw().toBuffer();
+    const expected = await sharp(paintMuralPng(after.strokes)).removeAlpha().raw().toBuffer();
     expect(image.data.equals(expected)).toBe(true);
     // painted where the last dot is, paper where nobody drew
     const px = (x: number, y: number) => [...image.data.subarray((y * 1600 + x) * 3, (y * 1600 + x) * 3 + 3)];

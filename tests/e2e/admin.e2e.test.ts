@@ -7,7 +7,7 @@ import { makeTestMedia, removeTestMedia } from '../support/media.ts';
 import { signedInContext } from '../support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../support/server.ts';
 import type { StrokeRecording } from '../../contract/strokes.ts';
-import { differingShare } from '../../api/artworks/recordingMatches.ts';
+import { differingShare } from '../../api/canvas/compare.ts';
 import { rgbaPixels } from '../../api/images/index.ts';
 
 let t: TestServer;

@@ -8,7 +8,7 @@ import { arrowBarbs, starPoints, type Point } from '../../contract/shapes.ts';
 import { launchChromium } from '../support/browser.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
 import type { StrokeRecording } from '../../contract/strokes.ts';
-import { differingShare } from '../../api/artworks/recordingMatches.ts';
+import { differingShare } from '../../api/canvas/compare.ts';
 import { paintRgba } from '../../api/canvas/index.ts';
 import { rgbaPixels } from '../../api/images/index.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK, CHANNEL_TOLERANCE, differingShare } from './recordingMatches.ts';
+import { BLOCK, CHANNEL_TOLERANCE, differingShare } from './compare.ts';
 
 const W = 800;
 const H = 400;
