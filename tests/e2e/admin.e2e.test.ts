@@ -218,6 +218,26 @@ describe('admin review panel', () => {
     return page.evaluate(() => (window as unknown as { lastFrame: number[] }).lastFrame);
   }
 
+  it('counts what waits for review in the tab title, live, on the panel and the presenter', async () => {
+    const page = await adminPage();
+    const waiting = async () => {
+      const queue = (await adminCall('GET', '/api/admin/queue')).body as { pending: Record<string, number> };
+      return Object.values(queue.pending).reduce((a, b) => a + b, 0);
+    };
+    const titled = (n: number, name: string) =>
+      expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`${n > 0 ? `(${n}) ` : ''}${name} · Tribute Gallery`);
+    await titled(await waiting(), 'Admin Panel');
+    const id = await submit.story('Counted In The Tab', 'One more.');
+    await titled(await waiting(), 'Admin Panel');
+    expect(await page.title()).toMatch(/^\(\d+\) /);
+    await page.goto('/admin/show');
+    await titled(await waiting(), 'Presenter');
+    await adminCall('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
+    await titled(await waiting(), 'Presenter');
+    await page.goto('/audit');
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Audit · Tribute Gallery');
+  });
+
   it("plays a pending drawing's recording in the queue before the admin decides", async () => {
     const { id, recording } = await studioDrawing('Every Tool');
     // the recording of a pending drawing is the admin's alone

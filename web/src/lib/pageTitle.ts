@@ -12,6 +12,8 @@ const TITLES: [RegExp, string][] = [
   [/^\/submit-media$/, 'Add Media'],
   [/^\/submit-story$/, 'Tell a Story'],
   [/^\/admin$/, 'Admin Panel'],
+  [/^\/admin\/show$/, 'Presenter'],
+  [/^\/audit$/, 'Audit'],
   [/^\/reveal$/, 'Reveal'],
   [/^\/mural$/, 'Mural'],
   [/^\/artwork\/[^/]+$/, 'Artwork'],
@@ -20,16 +22,28 @@ const TITLES: [RegExp, string][] = [
   [/^\/health-check$/, 'System Status'],
 ];
 
-export function pageTitle(pathname: string, signedIn: boolean): string {
+/** The tab's title; `waiting` (items for the admin to review) leads it in brackets, as mail tabs count. */
+export function pageTitle(pathname: string, signedIn: boolean, waiting = 0): string {
   if (!signedIn && pathname !== '/health-check') return `Access Required · ${SITE}`;
   const name = TITLES.find(([pattern]) => pattern.test(pathname))?.[1] ?? 'Page Not Found';
-  return name === SITE ? SITE : `${name} · ${SITE}`;
+  const title = name === SITE ? SITE : `${name} · ${SITE}`;
+  return waiting > 0 ? `(${waiting}) ${title}` : title;
 }
 
-/** Keeps document.title in step with the screen, so tabs, history and screen readers name it. */
-export function usePageTitle(pathname: string): void {
+/**
+ * Keeps document.title in step with the screen, so tabs, history and screen readers name it. On the
+ * admin's screens the tab and the installed app's badge count what waits for review, live.
+ */
+export function usePageTitle(pathname: string, waiting: number): void {
   const { signedIn } = useSession();
   useEffect(() => {
-    document.title = pageTitle(pathname, signedIn);
-  }, [pathname, signedIn]);
+    document.title = pageTitle(pathname, signedIn, waiting);
+  }, [pathname, signedIn, waiting]);
+  useEffect(() => {
+    if (!('setAppBadge' in navigator)) return;
+    const badge = waiting > 0 ? navigator.setAppBadge(waiting) : navigator.clearAppBadge();
+    badge.catch(() => {
+      // not an installed app, or not allowed: the tab's title still counts
+    });
+  }, [waiting]);
 }

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { usePageTitle } from '../lib/pageTitle.ts';
+import { adminQueueQueryOptions } from '../queries/admin.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
 import { CatchingUp } from '../components/CatchingUp.tsx';
@@ -24,7 +25,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootComponent() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
-  usePageTitle(pathname);
+  usePageTitle(pathname, useWaitingForReview(pathname));
   return (
     <>
       {/* The health check is for monitors: static, and outside the gate. */}
@@ -32,6 +33,14 @@ function RootComponent() {
       <Toaster />
     </>
   );
+}
+
+/** How many items wait for the admin's review, on the admin's own screens (0 elsewhere). */
+function useWaitingForReview(pathname: string): number {
+  const { admin } = useSession();
+  const { data } = useQuery({ ...adminQueueQueryOptions(), enabled: admin && pathname.startsWith('/admin') });
+  if (!admin || !pathname.startsWith('/admin') || !data) return 0;
+  return data.pending.artworks + data.pending.stories + data.pending.media;
 }
 
 function GatedApp({ pathname }: { pathname: string }) {
