@@ -34,7 +34,7 @@ async function seed(pool: pg.Pool) {
                     submittedAt: now,
                   },
                 },
-                { type: 'StoryApproved', data: { storyId: id, adminNotes: null, approvedAt: now } },
+                { type: 'StoryApproved', data: { storyId: id, adminNotesRef: null, approvedAt: now } },
               ]
             : [
                 {
@@ -46,7 +46,7 @@ async function seed(pool: pg.Pool) {
                     artistName: `Artist ${i % 89}`,
                   }),
                 },
-                { type: 'ArtworkApproved', data: { artworkId: id, adminNotes: null, approvedAt: now } },
+                { type: 'ArtworkApproved', data: { artworkId: id, adminNotesRef: null, approvedAt: now } },
               ];
         await store.append(`${events[0]!.type.startsWith('Story') ? 'story' : 'artwork'}-${id}`, 0, events, meta);
       }

@@ -43,7 +43,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
             submittedAt: now,
           },
         },
-        { type: 'StoryApproved', data: { storyId: id, adminNotes: null, approvedAt: now } },
+        { type: 'StoryApproved', data: { storyId: id, adminNotesRef: null, approvedAt: now } },
       ],
       metadata(),
     );

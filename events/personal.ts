@@ -16,6 +16,13 @@ export const PERSONAL_FIELDS = {
   MediaSubmitted: ['title', 'description', 'tags', 'artistName'],
   StorySubmitted: ['title', 'content', 'authorName'],
   CommentPosted: ['authorName', 'content'],
+  // an admin's note on a decision is free text that can name people: erasable like the rest
+  ArtworkApproved: ['adminNotes'],
+  ArtworkRejected: ['adminNotes'],
+  StoryApproved: ['adminNotes'],
+  StoryRejected: ['adminNotes'],
+  MediaApproved: ['adminNotes'],
+  MediaRejected: ['adminNotes'],
 } as const;
 type WithPersonal = keyof typeof PERSONAL_FIELDS;
 export type PersonalField = (typeof PERSONAL_FIELDS)[WithPersonal][number];
@@ -43,6 +50,10 @@ export const WORK_WORD_REFS = {
   artistNameRef: PersonalRef.nullable(),
   inline: Inline,
 };
+
+/** A decision's note as v1 held it (inline), and as v2 holds it (a ref; read from v1, under `inline`). */
+export const REVIEW_NOTES_V1 = { adminNotes: z.string().nullable() };
+export const REVIEW_NOTES = { adminNotesRef: PersonalRef.nullable(), inline: Inline };
 
 /** The upcaster from v1 (values inline) to v2 (refs): the values move under `inline`, the refs are null. */
 export function inlineToRefs(fields: readonly PersonalField[]) {

@@ -5,7 +5,8 @@ export type ReviewStatus = 'pending' | 'approved' | 'rejected';
 /** An admin's decision on a submission, as every kind's ReviewX command carries it. */
 export interface ReviewData {
   status: 'approved' | 'rejected';
-  adminNotes: string | null;
+  /** the note's personal_data row (erasable free text, decision 090), null without a note */
+  adminNotesRef: number | null;
   /** The stream version the admin saw, when they stated one: a deliberate change of a decision. */
   expectedVersion?: number;
 }

@@ -314,7 +314,7 @@ describe('erasing a person known only from events written before (v1, values inl
             submittedAt: now,
           },
         },
-        { type: 'ArtworkApproved', data: { artworkId: 900, adminNotes: null, approvedAt: now } },
+        { type: 'ArtworkApproved', data: { artworkId: 900, adminNotesRef: null, approvedAt: now } },
       ],
       meta,
     );
@@ -336,7 +336,7 @@ describe('erasing a person known only from events written before (v1, values inl
             submittedAt: now,
           },
         },
-        { type: 'StoryApproved', data: { storyId: 900, adminNotes: null, approvedAt: now } },
+        { type: 'StoryApproved', data: { storyId: 900, adminNotesRef: null, approvedAt: now } },
       ],
       meta,
     );

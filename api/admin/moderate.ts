@@ -9,9 +9,23 @@ import { storyDecider, storyStream } from '#events/stories/story.ts';
 import type { Kind } from '#projections/catalog/items.ts';
 import type { ReviewData } from '#events/review.ts';
 import type { EventStore } from '#events/store.ts';
+import type pg from 'pg';
 import { blankDeletedItem } from '../erasure.ts';
+import type { PersonalData } from '../personalData.ts';
 
-export type Moderation = ({ type: 'review' } & ReviewData) | { type: 'archive' | 'unarchive' | 'delete' };
+/** A review as the admin gives it: the note as text, recorded as erasable personal data (decision 090). */
+export type Moderation =
+  | ({ type: 'review'; adminNotes: string | null } & Omit<ReviewData, 'adminNotesRef'>)
+  | { type: 'archive' | 'unarchive' | 'delete' };
+
+/** Rolls back a review's note row when the review appends nothing (the same decision twice). */
+class NothingDecided extends Error {
+  readonly lastPosition: number | undefined;
+  constructor(lastPosition: number | undefined) {
+    super('nothing decided');
+    this.lastPosition = lastPosition;
+  }
+}
 
 /** One moderation action on any kind, through that kind's own decider. Returns the last position written. */
 export async function moderate(
@@ -20,27 +34,42 @@ export async function moderate(
   id: number,
   action: Moderation,
   metadata: EventMetadata,
+  personal: Pick<PersonalData, 'recordTexts'>,
 ): Promise<number | undefined> {
   const now = metadata.now;
   const review: ReviewData | undefined =
     action.type === 'review'
-      ? { status: action.status, adminNotes: action.adminNotes, expectedVersion: action.expectedVersion }
+      ? { status: action.status, adminNotesRef: null, expectedVersion: action.expectedVersion }
       : undefined;
   const run = async <S, E extends DomainEvent, C>(
     stream: string,
     decider: Parameters<typeof handleCommand<S, E, C>>[2],
     command: C,
   ) => {
+    if (action.type === 'review' && action.adminNotes !== null) {
+      const notes = action.adminNotes;
+      return inTransaction(async (tx) => {
+        const { adminNotesRef } = await personal.recordTexts({ adminNotes: notes }, { stream, subjectId: null }, tx);
+        review!.adminNotesRef = adminNotesRef; // the command carries this review
+        const { events, lastPosition } = await handleCommand(store, stream, decider, command, metadata, { tx });
+        if (events.length === 0) throw new NothingDecided(lastPosition);
+        return lastPosition;
+      });
+    }
     if (action.type !== 'delete') return (await handleCommand(store, stream, decider, command, metadata)).lastPosition;
     // a deleted item keeps no names or words: blanked with the event, or not at all (decision 050)
+    return inTransaction(async (tx) => {
+      const { lastPosition } = await handleCommand(store, stream, decider, command, metadata, { tx });
+      await blankDeletedItem(tx, kind, id, stream);
+      return lastPosition;
+    });
+  };
+  const inTransaction = async (work: (tx: pg.PoolClient) => Promise<number | undefined>) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await store.transaction(async (tx) => {
-          const { lastPosition } = await handleCommand(store, stream, decider, command, metadata, { tx });
-          await blankDeletedItem(tx, kind, id, stream);
-          return lastPosition;
-        });
+        return await store.transaction(work);
       } catch (error) {
+        if (error instanceof NothingDecided) return error.lastPosition;
         // a job (renditions, transcode) appended to the item meanwhile: decide again on fresh state
         if (!(error instanceof StaleVersion) || attempt >= 3) throw error;
       }

@@ -61,7 +61,7 @@ export function adminRoutes(deps: Deps) {
     if (!id) throw notFound(KINDS[kind].label);
     const metadata = await metadataFor(req, deps.personal);
     const before = action.type === 'delete' ? await findItem(deps.pool, kind, id, admin) : undefined;
-    const position = await moderate(deps.store, kind, id, action, metadata);
+    const position = await moderate(deps.store, kind, id, action, metadata, deps.personal);
     await readYourWrites(deps, res, position);
     if (action.type === 'delete') {
       await removeItemFiles(deps.blobs, [{ kind, id, uploadKey: before?.media?.file.key }]);

@@ -18,8 +18,8 @@ afterAll(() => t.close());
 const now = '2025-09-01T10:00:00.000Z';
 const approve = (kind: 'artwork' | 'story', id: number): DomainEvent =>
   kind === 'artwork'
-    ? { type: 'ArtworkApproved', data: { artworkId: id, adminNotes: null, approvedAt: now } }
-    : { type: 'StoryApproved', data: { storyId: id, adminNotes: null, approvedAt: now } };
+    ? { type: 'ArtworkApproved', data: { artworkId: id, adminNotesRef: null, approvedAt: now } }
+    : { type: 'StoryApproved', data: { storyId: id, adminNotesRef: null, approvedAt: now } };
 
 async function addArtwork(id: number, title: string, artistName = 'Sam Painter') {
   await store.append(`artwork-${id}`, 0, [submitted(id, { title, artistName }), approve('artwork', id)], meta());

@@ -158,7 +158,8 @@ describe('who did it', () => {
     });
     expect(history.events[1]).toMatchObject({
       type: 'StoryApproved',
-      data: { adminNotes: 'Lovely' },
+      data: { adminNotesRef: expect.any(Number) },
+      personal: { adminNotesRef: 'Lovely' },
       actor: { role: 'admin', name: 'Ada Lovelace' },
     });
     expect(history.events[0].actor).toEqual({ role: 'guest', name: null });

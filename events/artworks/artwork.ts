@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1 } from '../personal.ts';
+import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1, REVIEW_NOTES, REVIEW_NOTES_V1 } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const artworkStream = (id: number) => `artwork-${id}`;
@@ -49,12 +49,22 @@ export const ArtworkRenditionsMade = defineEvent(
 
 export const ArtworkApproved = defineEvent(
   'ArtworkApproved',
-  z.object({ artworkId: z.number().int().positive(), adminNotes: z.string().nullable(), approvedAt: z.iso.datetime() }),
+  z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES, approvedAt: z.iso.datetime() }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.ArtworkApproved) },
+    legacy: { 1: z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES_V1, approvedAt: z.iso.datetime() }) },
+  },
 );
 
 export const ArtworkRejected = defineEvent(
   'ArtworkRejected',
-  z.object({ artworkId: z.number().int().positive(), adminNotes: z.string().nullable(), rejectedAt: z.iso.datetime() }),
+  z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES, rejectedAt: z.iso.datetime() }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.ArtworkRejected) },
+    legacy: { 1: z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES_V1, rejectedAt: z.iso.datetime() }) },
+  },
 );
 
 export const ArtworkArchived = defineEvent(

@@ -30,11 +30,11 @@ export function decide(command: ArtworkCommand, state: Artwork, version = 0): Ar
   const artworkId = state.id;
   switch (command.type) {
     case 'ReviewArtwork': {
-      const { status, adminNotes } = command.data;
+      const { status, adminNotesRef } = command.data;
       if (!reviewDecides('Artwork', state.status, command.data, version)) return [];
       return status === 'approved'
-        ? [{ type: 'ArtworkApproved', data: { artworkId, adminNotes, approvedAt: command.now } }]
-        : [{ type: 'ArtworkRejected', data: { artworkId, adminNotes, rejectedAt: command.now } }];
+        ? [{ type: 'ArtworkApproved', data: { artworkId, adminNotesRef, approvedAt: command.now } }]
+        : [{ type: 'ArtworkRejected', data: { artworkId, adminNotesRef, rejectedAt: command.now } }];
     }
     case 'RecordRenditions':
       if (state.renditions) return [];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
-import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1 } from '../personal.ts';
+import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1, REVIEW_NOTES, REVIEW_NOTES_V1 } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const mediaStream = (id: number) => `media-${id}`;
@@ -43,11 +43,21 @@ export const MediaProcessed = defineEvent(
 );
 export const MediaApproved = defineEvent(
   'MediaApproved',
-  z.object({ mediaId, adminNotes: z.string().nullable(), approvedAt: z.iso.datetime() }),
+  z.object({ mediaId, ...REVIEW_NOTES, approvedAt: z.iso.datetime() }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.MediaApproved) },
+    legacy: { 1: z.object({ mediaId, ...REVIEW_NOTES_V1, approvedAt: z.iso.datetime() }) },
+  },
 );
 export const MediaRejected = defineEvent(
   'MediaRejected',
-  z.object({ mediaId, adminNotes: z.string().nullable(), rejectedAt: z.iso.datetime() }),
+  z.object({ mediaId, ...REVIEW_NOTES, rejectedAt: z.iso.datetime() }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.MediaRejected) },
+    legacy: { 1: z.object({ mediaId, ...REVIEW_NOTES_V1, rejectedAt: z.iso.datetime() }) },
+  },
 );
 export const MediaDeleted = defineEvent('MediaDeleted', z.object({ mediaId, deletedAt: z.iso.datetime() }));
 
@@ -112,11 +122,11 @@ export function decide(command: MediaCommand, state: Media, version = 0): MediaE
     case 'RecordProcessing':
       return state.processed ? [] : [{ type: 'MediaProcessed', data: { mediaId, ...command.data } }];
     case 'ReviewMedia': {
-      const { status, adminNotes } = command.data;
+      const { status, adminNotesRef } = command.data;
       if (!reviewDecides('Media', state.status, command.data, version)) return [];
       return status === 'approved'
-        ? [{ type: 'MediaApproved', data: { mediaId, adminNotes, approvedAt: command.now } }]
-        : [{ type: 'MediaRejected', data: { mediaId, adminNotes, rejectedAt: command.now } }];
+        ? [{ type: 'MediaApproved', data: { mediaId, adminNotesRef, approvedAt: command.now } }]
+        : [{ type: 'MediaRejected', data: { mediaId, adminNotesRef, rejectedAt: command.now } }];
     }
     case 'DeleteMedia':
       return [{ type: 'MediaDeleted', data: { mediaId, deletedAt: command.now } }];

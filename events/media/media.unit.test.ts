@@ -20,7 +20,7 @@ const submission = {
 const submitted: MediaEvent = { type: 'MediaSubmitted', data: { ...submission, submittedAt: now } };
 const poster = { key: 'media/5/poster.jpg', contentType: 'image/jpeg', bytes: 10 };
 const processed: MediaEvent = { type: 'MediaProcessed', data: { mediaId: 5, poster, playable: null } };
-const approved: MediaEvent = { type: 'MediaApproved', data: { mediaId: 5, adminNotes: null, approvedAt: now } };
+const approved: MediaEvent = { type: 'MediaApproved', data: { mediaId: 5, adminNotesRef: null, approvedAt: now } };
 const deleted: MediaEvent = { type: 'MediaDeleted', data: { mediaId: 5, deletedAt: now } };
 
 const media = spec(mediaDecider);
@@ -43,7 +43,7 @@ describe('media decider', () => {
   it('decides pending media once, and refuses a silent change of decision', () => {
     const review = (status: 'approved' | 'rejected') => ({
       type: 'ReviewMedia' as const,
-      data: { status, adminNotes: null },
+      data: { status, adminNotesRef: null },
       now,
     });
     media.given([submitted]).when(review('approved')).then([approved]);

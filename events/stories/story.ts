@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
-import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
+import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef, REVIEW_NOTES, REVIEW_NOTES_V1 } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const storyStream = (id: number) => `story-${id}`;
@@ -37,11 +37,21 @@ export const StorySubmitted = defineEvent(
 );
 export const StoryApproved = defineEvent(
   'StoryApproved',
-  z.object({ storyId, adminNotes: z.string().nullable(), approvedAt: z.iso.datetime() }),
+  z.object({ storyId, ...REVIEW_NOTES, approvedAt: z.iso.datetime() }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.StoryApproved) },
+    legacy: { 1: z.object({ storyId, ...REVIEW_NOTES_V1, approvedAt: z.iso.datetime() }) },
+  },
 );
 export const StoryRejected = defineEvent(
   'StoryRejected',
-  z.object({ storyId, adminNotes: z.string().nullable(), rejectedAt: z.iso.datetime() }),
+  z.object({ storyId, ...REVIEW_NOTES, rejectedAt: z.iso.datetime() }),
+  {
+    version: 2,
+    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.StoryRejected) },
+    legacy: { 1: z.object({ storyId, ...REVIEW_NOTES_V1, rejectedAt: z.iso.datetime() }) },
+  },
 );
 export const StoryDeleted = defineEvent('StoryDeleted', z.object({ storyId, deletedAt: z.iso.datetime() }));
 
@@ -81,11 +91,11 @@ export function decide(command: StoryCommand, state: Story, version = 0): StoryE
   if (!state.exists) throw new DomainError(404, 'Story not found');
   switch (command.type) {
     case 'ReviewStory': {
-      const { status, adminNotes } = command.data;
+      const { status, adminNotesRef } = command.data;
       if (!reviewDecides('Story', state.status, command.data, version)) return [];
       return status === 'approved'
-        ? [{ type: 'StoryApproved', data: { storyId: state.id, adminNotes, approvedAt: command.now } }]
-        : [{ type: 'StoryRejected', data: { storyId: state.id, adminNotes, rejectedAt: command.now } }];
+        ? [{ type: 'StoryApproved', data: { storyId: state.id, adminNotesRef, approvedAt: command.now } }]
+        : [{ type: 'StoryRejected', data: { storyId: state.id, adminNotesRef, rejectedAt: command.now } }];
     }
     case 'DeleteStory':
       return [{ type: 'StoryDeleted', data: { storyId: state.id, deletedAt: command.now } }];

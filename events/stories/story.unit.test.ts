@@ -15,12 +15,12 @@ const submitted: StoryEvent = {
     submittedAt: now,
   },
 };
-const approved: StoryEvent = { type: 'StoryApproved', data: { storyId: 7, adminNotes: null, approvedAt: now } };
-const rejected: StoryEvent = { type: 'StoryRejected', data: { storyId: 7, adminNotes: 'no', rejectedAt: now } };
+const approved: StoryEvent = { type: 'StoryApproved', data: { storyId: 7, adminNotesRef: null, approvedAt: now } };
+const rejected: StoryEvent = { type: 'StoryRejected', data: { storyId: 7, adminNotesRef: 9, rejectedAt: now } };
 const deleted: StoryEvent = { type: 'StoryDeleted', data: { storyId: 7, deletedAt: now } };
-const review = (status: 'approved' | 'rejected', expectedVersion?: number, adminNotes: string | null = null) => ({
+const review = (status: 'approved' | 'rejected', expectedVersion?: number, adminNotesRef: number | null = null) => ({
   type: 'ReviewStory' as const,
-  data: { status, adminNotes, ...(expectedVersion === undefined ? {} : { expectedVersion }) },
+  data: { status, adminNotesRef, ...(expectedVersion === undefined ? {} : { expectedVersion }) },
   now,
 });
 
@@ -38,7 +38,7 @@ describe('story decider', () => {
     story.given([submitted]).when(review('approved')).then([approved]);
     story
       .given([submitted])
-      .when(review('rejected', undefined, 'no'))
+      .when(review('rejected', undefined, 9))
       .then([rejected]);
   });
 
@@ -57,7 +57,7 @@ describe('story decider', () => {
   it('changes a decision when the admin states the current version, and only then', () => {
     story
       .given([submitted, approved])
-      .when(review('rejected', 2, 'no'))
+      .when(review('rejected', 2, 9))
       .then([rejected]);
     story.given([submitted, approved]).when(review('rejected', 1)).thenFails(409, 'already approved', { version: 2 });
     story.given([submitted]).when(review('approved', 5)).thenFails(409, 'has changed since you saw it');

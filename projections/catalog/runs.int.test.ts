@@ -25,7 +25,7 @@ function mixedLog(length: number): Array<DomainEvent | LegacyEvent> {
     () => approved(artworkId()),
     () => ({
       type: 'ArtworkRejected',
-      data: { artworkId: artworkId(), adminNotes: `no ${random(9)}`, rejectedAt: at },
+      data: { artworkId: artworkId(), adminNotesRef: 1 + random(9), rejectedAt: at },
     }),
     () => ({ type: 'ArtworkArchived', data: { artworkId: artworkId(), archivedAt: at } }),
     () => ({ type: 'ArtworkUnarchived', data: { artworkId: artworkId(), unarchivedAt: at } }),

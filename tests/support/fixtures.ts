@@ -31,5 +31,5 @@ export function submitted(artworkId: number, overrides: Partial<Record<string, u
 
 export const approved = (artworkId: number): DomainEvent => ({
   type: 'ArtworkApproved',
-  data: { artworkId, adminNotes: null, approvedAt: '2025-09-02T10:00:00.000Z' },
+  data: { artworkId, adminNotesRef: null, approvedAt: '2025-09-02T10:00:00.000Z' },
 });

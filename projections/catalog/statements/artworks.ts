@@ -31,12 +31,12 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
   },
   ArtworkApproved: {
     sql: review.approved,
-    row: ({ data: d, position }) => ({ id: d.artworkId, notes: d.adminNotes, at_time: d.approvedAt, at: position }),
+    row: ({ data: d, position }, { text }) => ({ id: d.artworkId, notes: text.adminNotes ?? null, at_time: d.approvedAt, at: position }),
     lastPerItem: true,
   },
   ArtworkRejected: {
     sql: review.rejected,
-    row: ({ data: d, position }) => ({ id: d.artworkId, notes: d.adminNotes, at: position }),
+    row: ({ data: d, position }, { text }) => ({ id: d.artworkId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
   },
   ArtworkArchived: {

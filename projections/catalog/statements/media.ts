@@ -41,12 +41,12 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
   },
   MediaApproved: {
     sql: review.approved,
-    row: ({ data: d, position }) => ({ id: d.mediaId, notes: d.adminNotes, at_time: d.approvedAt, at: position }),
+    row: ({ data: d, position }, { text }) => ({ id: d.mediaId, notes: text.adminNotes ?? null, at_time: d.approvedAt, at: position }),
     lastPerItem: true,
   },
   MediaRejected: {
     sql: review.rejected,
-    row: ({ data: d, position }) => ({ id: d.mediaId, notes: d.adminNotes, at: position }),
+    row: ({ data: d, position }, { text }) => ({ id: d.mediaId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
   },
   MediaDeleted: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true },

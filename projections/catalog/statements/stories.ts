@@ -32,12 +32,12 @@ export const storyStatements: Statements<StoryEvent['type']> = {
   },
   StoryApproved: {
     sql: review.approved,
-    row: ({ data: d, position }) => ({ id: d.storyId, notes: d.adminNotes, at_time: d.approvedAt, at: position }),
+    row: ({ data: d, position }, { text }) => ({ id: d.storyId, notes: text.adminNotes ?? null, at_time: d.approvedAt, at: position }),
     lastPerItem: true,
   },
   StoryRejected: {
     sql: review.rejected,
-    row: ({ data: d, position }) => ({ id: d.storyId, notes: d.adminNotes, at: position }),
+    row: ({ data: d, position }, { text }) => ({ id: d.storyId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
   },
   StoryDeleted: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true },
