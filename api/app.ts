@@ -5,6 +5,7 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import { adminRoutes } from './admin/routes.ts';
+import { keepsakeRoutes } from './keepsake/routes.ts';
 import { artworkRoutes } from './artworks/routes.ts';
 import { auditorsOnlyRead, loadSession, requireSession } from './auth/middleware.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -73,6 +74,7 @@ export function createApp(deps: Deps) {
   api.use(showRoutes(deps));
   api.use(strokeRoutes(deps));
   api.use(historyRoutes(deps));
+  api.use(keepsakeRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {
     throw new HttpError(404, `No such call: ${req.method} ${req.baseUrl}${req.path}`);

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { jcs } from '../contract/jcs.ts';
 
 /**
  * The canonical form every chain hash is computed over (docs/canonical-form.md): the JSON
@@ -6,23 +7,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * PostgreSQL, so anyone holding an export can recompute every hash.
  */
 
-/** RFC 8785: object keys sorted by UTF-16 code units, no whitespace, ECMAScript number and string forms. */
-export function jcs(value: unknown): string {
-  if (value === null || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('canonical JSON has no form for a non-finite number');
-    return JSON.stringify(value);
-  }
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(jcs).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    // Array.prototype.sort compares strings by UTF-16 code units, which is what RFC 8785 asks for
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${jcs(v)}`).join(',')}}`;
-  }
-  throw new Error(`canonical JSON has no form for ${typeof value}`);
-}
+export { jcs } from '../contract/jcs.ts';
 
 /** How a chain link was computed. 1: the first, PostgreSQL-text scheme, kept only to verify old links. */
 export const SCHEME = { legacy: 1, sha256: 2, hmac: 3 } as const;

@@ -31,7 +31,23 @@ export type LegacyEvent =
   | { type: 'ArtworkSubmitted'; schemaVersion: 1; data: z.input<typeof ArtworkSubmittedV1> }
   | { type: 'MediaSubmitted'; schemaVersion: 1; data: z.input<typeof MediaSubmittedV1> }
   | { type: 'StorySubmitted'; schemaVersion: 1; data: z.input<typeof StorySubmittedV1> }
-  | { type: 'CommentPosted'; schemaVersion: 1; data: z.input<typeof CommentPostedV1> };
+  | { type: 'CommentPosted'; schemaVersion: 1; data: z.input<typeof CommentPostedV1> }
+  | ReviewedV1<'Artwork', 'artworkId'>
+  | ReviewedV1<'Story', 'storyId'>
+  | ReviewedV1<'Media', 'mediaId'>;
+
+/** A decision as v1 held it, its note inline (before decision 090). */
+type ReviewedV1<Noun extends string, Id extends string> =
+  | {
+      type: `${Noun}Approved`;
+      schemaVersion: 1;
+      data: Record<Id, number> & { adminNotes: string | null; approvedAt: string };
+    }
+  | {
+      type: `${Noun}Rejected`;
+      schemaVersion: 1;
+      data: Record<Id, number> & { adminNotes: string | null; rejectedAt: string };
+    };
 
 /** Fails to compile when a registered type has no words in the audit console (contract/eventTypes.ts). */
 type Undescribed = Exclude<EventType, DescribedEventType>;

@@ -125,11 +125,16 @@ export function endLine(events: number, head: { seq: number; hash: string } | nu
 
 const PAGE = 1000;
 
-/** The sealed log as NDJSON, one event a line in chain (seq) order, then the end line; streamed page by page. */
+/**
+ * The sealed log as NDJSON, one event a line in chain (seq) order, then the end line; streamed page by
+ * page. `leaveOut` gives a line with personal values taken out the way an erasure takes them (the
+ * keepsake's log, decision 091): the line still verifies.
+ */
 export async function exportNdjson(
   db: Pick<pg.Pool, 'query'>,
   out: Writable,
   range: { from?: number; to?: number } = {},
+  leaveOut: (e: ChainEvent) => ChainEvent = (e) => e,
 ): Promise<number> {
   let after = Math.max((range.from ?? 1) - 1, 0);
   let written = 0;
@@ -140,7 +145,7 @@ export async function exportNdjson(
       [after, range.to ?? null, PAGE],
     );
     for (const row of rows) {
-      if (!out.write(`${exportLine(toChainEvent(row))}\n`)) await once(out, 'drain');
+      if (!out.write(`${exportLine(leaveOut(toChainEvent(row)))}\n`)) await once(out, 'drain');
       written++;
       head = { seq: row.seq, hash: row.hash };
     }

@@ -8,7 +8,7 @@ import { HttpError, notFound } from '../http/errors.ts';
 import { sendStream } from '../http/sendStream.ts';
 import { BlobNotFound } from '../storage/index.ts';
 
-const strokesKey = (artworkId: number) => `artworks/${artworkId}/strokes.json`;
+export const strokesKey = (artworkId: number) => `artworks/${artworkId}/strokes.json`;
 
 /**
  * The `strokes` a drawing from /create carries (CONTRACT §7), checked before anything is written:

@@ -1,0 +1,249 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventStore } from '#events/store.ts';
+import { chainSealer } from '#projections/chain/chainSealer.ts';
+import { runBatch } from '#projections/runner.ts';
+import { launchChromium } from '../support/browser.ts';
+import { removeTestMedia } from '../support/media.ts';
+import { seeder, type Seeder } from '../support/seedGallery.ts';
+import { ADMIN_KEY, client, startTestServer, type TestServer } from '../support/server.ts';
+
+/**
+ * The keepsake (CONTRACT §10): downloaded as an admin, unzipped, and opened from disk in Chromium
+ * with every network request refused.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const STUDIO = path.join(ROOT, 'tests/support/drawings');
+const PRIVATE = {
+  pendingTitle: 'Pending Platypus Parade',
+  rejectedTitle: 'Rejected Rhubarb Riddle',
+  deletedTitle: 'Deleted Dandelion Dance',
+  approvalNote: 'Approval note about Quokka',
+  rejectionNote: 'Rejection note about Zebra',
+  emails: ['artist@example.com', 'writer@example.com', 'filmer@example.com', 'secret.person@example.com'],
+};
+
+let t: TestServer;
+let browser: Browser;
+let seed: Seeder;
+let dir: string;
+let files: Record<string, Buffer>;
+let cli: { checked: number; head: string; seq: number };
+const ids: Record<string, number> = {};
+
+async function submitDrawing(guest: ReturnType<typeof client>) {
+  const res = await guest('POST', '/api/artworks', {
+    title: 'Every tool',
+    imageData: `data:image/jpeg;base64,${fs.readFileSync(`${STUDIO}/every-tool.jpg`).toString('base64')}`,
+    artistName: 'Dee Drawer',
+    email: 'secret.person@example.com',
+    isFromCanvas: 'true',
+    strokes: JSON.parse(fs.readFileSync(`${STUDIO}/every-tool.json`, 'utf8')),
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  seed = await seeder(t);
+  const { admin, guest } = seed;
+  ids.artwork = await seed.artwork({ title: 'Harbour at dawn', artistName: 'Sam Painter' });
+  ids.story = await seed.story({ title: 'The first day', content: 'You showed me the ropes, thank you.' });
+  ids.video = await seed.media({ file: 'mp4', title: 'A toast from the team' });
+  await seed.comment('stories', ids.story, 'Best boss ever 🎉 Ωμέγα');
+  ids.drawing = await submitDrawing(guest);
+  expect(
+    (
+      await admin('PATCH', `/api/admin/artworks/${ids.drawing}`, {
+        status: 'approved',
+        adminNotes: PRIVATE.approvalNote,
+      })
+    ).status,
+  ).toBe(200);
+  expect((await guest('POST', `/api/stories/${ids.story}/likes`)).status).toBeLessThan(300);
+  const pending = await guest('POST', '/api/stories', {
+    title: PRIVATE.pendingTitle,
+    content: 'not yet',
+    authorName: 'Pen Ding',
+    email: 'secret.person@example.com',
+  });
+  ids.pending = pending.body.id;
+  const rejected = await guest('POST', '/api/stories', {
+    title: PRIVATE.rejectedTitle,
+    content: 'no',
+    authorName: 'Rey Jected',
+    email: 'secret.person@example.com',
+  });
+  await admin('PATCH', `/api/admin/stories/${rejected.body.id}`, {
+    status: 'rejected',
+    adminNotes: PRIVATE.rejectionNote,
+  });
+  const deleted = await seed.story({ title: PRIVATE.deletedTitle, content: 'gone soon' });
+  expect((await admin('DELETE', `/api/stories/${deleted}`, undefined, { 'admin-key': ADMIN_KEY })).status).toBe(200);
+  await runBatch(new EventStore(t.db.pool), chainSealer, 10_000);
+
+  const res = await fetch(`${t.url}/api/admin/keepsake`, { headers: { 'x-session-token': await t.login('admin') } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/zip');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keepsake-'));
+  fs.writeFileSync(path.join(dir, 'keepsake.zip'), Buffer.from(await res.arrayBuffer()));
+  const unzip = spawnSync('unzip', ['-q', 'keepsake.zip', '-d', 'out'], { cwd: dir, encoding: 'utf8' });
+  expect(unzip.status, unzip.stderr).toBe(0);
+  files = {};
+  const walk = (at: string) => {
+    for (const name of fs.readdirSync(path.join(dir, 'out', at))) {
+      const rel = path.join(at, name);
+      if (fs.statSync(path.join(dir, 'out', rel)).isDirectory()) walk(rel);
+      else files[rel] = fs.readFileSync(path.join(dir, 'out', rel));
+    }
+  };
+  walk('');
+
+  const verify = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'scripts/events.ts'), 'verify', '--file', path.join(dir, 'out/log.ndjson')],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none', DATA_DIR: dir },
+      encoding: 'utf8',
+    },
+  );
+  expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+  const m = verify.stdout.match(/ok: (\d+) events checked \(seq 1-(\d+)\), head ([0-9a-f]{64})/)!;
+  cli = { checked: Number(m[1]), seq: Number(m[2]), head: m[3]! };
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await removeTestMedia();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A context that can reach nothing but the disk. */
+async function offline(): Promise<{ context: BrowserContext; page: Page; refused: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, offline: true });
+  const refused: string[] = [];
+  await context.route(/^(?!file:)/, (route) => {
+    refused.push(route.request().url());
+    return route.abort();
+  });
+  return { context, page: await context.newPage(), refused };
+}
+
+describe('the keepsake', () => {
+  it("holds the pages, the log, every approved item's files, and nothing private", async () => {
+    const names = Object.keys(files).sort();
+    for (const name of ['index.html', 'verify.html', 'keepsake.js', 'style.css', 'data.js', 'log.ndjson', 'log.js']) {
+      expect(names).toContain(name);
+    }
+    expect(names.some((n) => n.startsWith(`files/artwork-${ids.artwork}.`))).toBe(true);
+    expect(names.some((n) => n.startsWith(`files/media-${ids.video}.`))).toBe(true);
+    expect(names).toContain(`files/artwork-${ids.drawing}-strokes.js`);
+    const all = Object.values(files)
+      .map((b) => b.toString('latin1'))
+      .join('\n');
+    const utf8 = Object.values(files)
+      .map((b) => b.toString('utf8'))
+      .join('\n');
+    expect(utf8).toContain('Harbour at dawn');
+    expect(utf8).toContain('Best boss ever 🎉 Ωμέγα');
+    for (const secret of [
+      PRIVATE.pendingTitle,
+      PRIVATE.rejectedTitle,
+      PRIVATE.deletedTitle,
+      PRIVATE.approvalNote,
+      PRIVATE.rejectionNote,
+      ...PRIVATE.emails,
+    ]) {
+      expect(utf8, secret).not.toContain(secret);
+    }
+    const visitors = await t.db.pool.query<{ id: string }>(
+      `SELECT visitor_id::text AS id FROM subjects WHERE visitor_id IS NOT NULL`,
+    );
+    expect(visitors.rows.length).toBeGreaterThan(0);
+    for (const { id } of visitors.rows) expect(all, 'a visitor id').not.toContain(id);
+    const addresses = await t.db.pool.query<{ v: string }>(
+      `SELECT value AS v FROM personal_data WHERE kind = 'ip' AND value IS NOT NULL`,
+    );
+    for (const { v } of addresses.rows) expect(all, 'an address').not.toContain(`"${v}"`);
+  });
+
+  it('has a log that verifies with the CLI, with the words of what is shown and none other', () => {
+    const lines = files['log.ndjson']!.toString('utf8').trimEnd().split('\n');
+    expect(cli.checked).toBe(lines.length - 1);
+    const events = lines.slice(0, -1).map((l) => JSON.parse(l));
+    const story = events.find((e) => e.type === 'StorySubmitted' && e.data.storyId === ids.story);
+    expect(story.personal.contentRef).toBe('You showed me the ropes, thank you.');
+    const pending = events.find((e) => e.type === 'StorySubmitted' && e.data.storyId === ids.pending);
+    expect(pending.personal).toEqual({ titleRef: null, contentRef: null, authorNameRef: null });
+    expect(
+      events.filter((e) => e.personal?.adminNotesRef !== undefined).every((e) => e.personal.adminNotesRef === null),
+    ).toBe(true);
+    expect(events.every((e) => e.actor.name === null)).toBe(true);
+  });
+
+  it('verify.html recomputes the chain offline and agrees with the CLI; an edited log names the seq that breaks', async () => {
+    const { context, page, refused } = await offline();
+    await page.goto(`file://${dir}/out/verify.html`);
+    const result = page.getByRole('status');
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^Verified/);
+    expect(await result.textContent()).toBe(
+      `Verified ${cli.checked} events of log.ndjson. Head: seq ${cli.seq}, hash ${cli.head}`,
+    );
+
+    const lines = files['log.ndjson']!.toString('utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('You showed me the ropes'));
+    lines[at] = lines[at]!.replace('You showed me the ropes', 'You showed me the rope');
+    const edited = path.join(dir, 'log.ndjson');
+    fs.writeFileSync(edited, lines.join('\n'));
+    await page.locator('#file').setInputFiles(edited);
+    await expect
+      .poll(() => result.textContent(), { timeout: 30_000 })
+      .toMatch(new RegExp(`seq ${at + 1} breaks \\(personal value edited \\(contentRef\\)\\)`));
+    expect(refused).toEqual([]);
+    await context.close();
+  });
+
+  it('index.html shows the items, a comment, a video that plays and a drawing that replays, offline', async () => {
+    const { context, page, refused } = await offline();
+    await page.goto(`file://${dir}/out/index.html`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Harbour at dawn' }).isVisible()).toBe(true);
+    for (const title of ['The first day', 'A toast from the team', 'Every tool']) {
+      expect(await page.getByRole('heading', { name: title }).isVisible()).toBe(true);
+    }
+    expect(await page.getByText('Best boss ever 🎉 Ωμέγα').isVisible()).toBe(true);
+    expect(await page.getByText('1 like', { exact: false }).first().isVisible()).toBe(true);
+    expect(
+      await page.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)),
+    ).toBe(true);
+
+    const video = page.locator('video');
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.muted = true;
+      return v.play();
+    });
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+
+    const drawing = page.locator(`article[data-id="${ids.drawing}"]`);
+    await drawing.getByRole('button', { name: 'Replay the drawing' }).click();
+    const canvas = drawing.locator('canvas');
+    await expect.poll(() => canvas.getAttribute('data-replayed'), { timeout: 30_000 }).toBe('true');
+    // the replay's last frame is the drawing: its middle is not blank paper
+    const painted = await canvas.evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let ink = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i]! < 200 || d[i + 1]! < 200 || d[i + 2]! < 200) ink++;
+      return ink / (d.length / 4);
+    });
+    expect(painted).toBeGreaterThan(0.01);
+    expect(refused).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,174 @@
+import type { StrokeRecording } from '../../contract/strokes.ts';
+import { strokesDuration } from '../../contract/strokes.ts';
+import { drawRecording, replaySpeed } from '../src/drawing/replay.ts';
+import { checkLog } from './verifyLog.ts';
+
+/**
+ * The keepsake's pages (CONTRACT §10), opened from disk with no server: `index.html` shows the gallery
+ * from `data.js` (written by api/keepsake), `verify.html` checks `log.js` (the same lines as
+ * `log.ndjson`) or a log file the reader picks. Classic scripts only: file:// loads no modules.
+ */
+interface Item {
+  kind: 'artwork' | 'story' | 'media';
+  id: number;
+  title: string | null;
+  description: string | null;
+  content: string | null;
+  artistName: string;
+  isFromCanvas: boolean;
+  approvedAt: string | null;
+  likeCount: number;
+  reactions: Record<string, number>;
+  comments: Array<{ id: number; authorName: string; content: string; createdAt: string }>;
+  image?: { file: string; width: number; height: number };
+  strokes?: string;
+  media?: { file: string; type: 'video' | 'audio'; mimeType: string; poster?: { file: string } };
+}
+declare global {
+  interface Window {
+    KEEPSAKE?: { name: string; madeAt: string; items: Item[] };
+    KEEPSAKE_STROKES?: Record<number, StrokeRecording>;
+    KEEPSAKE_LOG?: string[];
+  }
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className = '',
+  text?: string | null,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text != null) node.textContent = text;
+  return node;
+}
+
+function loadScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = el('script');
+    s.src = src;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error(`${src} did not load`));
+    document.head.append(s);
+  });
+}
+
+/** A drawing replayed stroke by stroke, by the same painter the gallery and the server use. */
+async function replay(item: Item, canvas: HTMLCanvasElement, status: HTMLElement) {
+  if (!window.KEEPSAKE_STROKES?.[item.id]) await loadScript(item.strokes!);
+  const recording = window.KEEPSAKE_STROKES![item.id]!;
+  canvas.width = recording.width;
+  canvas.height = recording.height;
+  canvas.hidden = false;
+  const ctx = canvas.getContext('2d')!;
+  const total = strokesDuration(recording);
+  const speed = replaySpeed(recording);
+  const start = performance.now();
+  status.textContent = 'Replaying…';
+  await new Promise<void>((done) => {
+    const frame = (now: number) => {
+      const at = Math.min(total, (now - start) * speed);
+      drawRecording(ctx, recording, at);
+      if (at < total) requestAnimationFrame(frame);
+      else done();
+    };
+    requestAnimationFrame(frame);
+  });
+  status.textContent = 'Replayed';
+  canvas.dataset.replayed = 'true';
+}
+
+function card(item: Item): HTMLElement {
+  const article = el('article', 'card flex w-full flex-col overflow-hidden');
+  article.dataset.kind = item.kind;
+  article.dataset.id = String(item.id);
+  if (item.image) {
+    const box = el('div', 'relative bg-amber-100 dark:bg-stone-800');
+    const img = el('img', 'w-full h-auto');
+    img.src = item.image.file;
+    img.alt = item.title || `Artwork by ${item.artistName}`;
+    img.width = item.image.width;
+    img.height = item.image.height;
+    box.append(img);
+    if (item.strokes) {
+      const canvas = el('canvas', 'absolute inset-0 h-full w-full');
+      canvas.hidden = true;
+      canvas.setAttribute('aria-label', 'Drawing replay');
+      const status = el('span', 'sr-only');
+      status.setAttribute('role', 'status');
+      const button = el('button', 'btn-secondary m-2', 'Replay the drawing');
+      button.type = 'button';
+      button.onclick = () => void replay(item, canvas, status);
+      box.append(canvas);
+      article.append(box, button, status);
+    } else article.append(box);
+  }
+  if (item.media) {
+    const player = el(item.media.type === 'video' ? 'video' : 'audio', 'w-full');
+    player.controls = true;
+    player.preload = 'metadata';
+    if (item.media.poster && player instanceof HTMLVideoElement) player.poster = item.media.poster.file;
+    const source = el('source');
+    source.src = item.media.file;
+    source.type = item.media.mimeType;
+    player.append(source);
+    article.append(player);
+  }
+  const body = el('div', 'p-4');
+  body.append(
+    el(
+      'h2',
+      'font-display text-lg font-semibold text-stone-900 dark:text-amber-50',
+      item.title || (item.kind === 'story' ? 'A story' : 'Untitled'),
+    ),
+  );
+  body.append(el('p', 'mt-0.5 text-sm text-stone-500 dark:text-stone-400', `By ${item.artistName}`));
+  if (item.description) body.append(el('p', 'mt-2 text-stone-700 dark:text-stone-300', item.description));
+  if (item.content) body.append(el('p', 'mt-2 whitespace-pre-line text-stone-800 dark:text-stone-200', item.content));
+  const totals = [`${item.likeCount} ${item.likeCount === 1 ? 'like' : 'likes'}`];
+  for (const [emoji, n] of Object.entries(item.reactions ?? {})) if (n) totals.push(`${emoji} ${n}`);
+  body.append(el('p', 'mt-3 text-sm text-stone-500 dark:text-stone-400', totals.join(' · ')));
+  if (item.comments.length) {
+    const list = el('ul', 'mt-3 space-y-2');
+    list.setAttribute('aria-label', 'Comments');
+    for (const c of item.comments) {
+      const li = el('li', 'rounded-lg bg-amber-50 p-2 text-sm dark:bg-stone-800');
+      li.append(el('strong', '', c.authorName), document.createTextNode(`: ${c.content}`));
+      list.append(li);
+    }
+    body.append(list);
+  }
+  article.append(body);
+  return article;
+}
+
+function showGallery() {
+  const data = window.KEEPSAKE!;
+  const main = document.getElementById('gallery')!;
+  document.title = `For ${data.name}`;
+  document.getElementById('title')!.textContent = `For ${data.name}`;
+  document.getElementById('made')!.textContent =
+    `${data.items.length} pieces, kept on ${new Date(data.madeAt).toLocaleDateString()}`;
+  for (const item of data.items) main.append(card(item));
+}
+
+async function showVerify() {
+  const out = document.getElementById('result')!;
+  const show = async (lines: string[], from: string) => {
+    out.textContent = `Checking ${from}…`;
+    const result = await checkLog(lines, (n) => (out.textContent = `Checking ${from}: ${n} events…`));
+    out.dataset.ok = String(result.ok);
+    out.textContent = result.ok
+      ? `Verified ${result.checked} events of ${from}. Head: seq ${result.head?.seq ?? 0}, hash ${result.head?.hash ?? 'none'}`
+      : `The log does not verify: seq ${result.firstBadSeq} breaks (${result.reason}); ${result.checked} events verified before it`;
+  };
+  const picker = document.getElementById('file') as HTMLInputElement;
+  picker.onchange = async () => {
+    const file = picker.files?.[0];
+    if (file) await show((await file.text()).replace(/\n$/, '').split('\n'), file.name);
+  };
+  if (window.KEEPSAKE_LOG) await show(window.KEEPSAKE_LOG, 'log.ndjson');
+}
+
+if (document.body.dataset.page === 'verify') void showVerify();
+else showGallery();

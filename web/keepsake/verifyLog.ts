@@ -1,0 +1,117 @@
+import { jcs } from '../../contract/jcs.ts';
+
+/**
+ * The keepsake's check of its log in the browser (CONTRACT §10): the recipe of docs/canonical-form.md
+ * with Web Crypto, line by line as `npm run events -- verify --file` does it.
+ */
+export type LogCheck =
+  | { ok: true; checked: number; head: { seq: number; hash: string } | null }
+  | { ok: false; checked: number; firstBadSeq: number; reason: string };
+
+const GENESIS = '0'.repeat(64);
+const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
+type Line = Record<string, any>;
+
+/** The line as the export writes it (its fixed key order), so any other byte shows. */
+function asExported(e: Line): string {
+  const line: Line = {
+    seq: e.seq,
+    position: e.position,
+    streamId: e.streamId,
+    version: e.version,
+    type: e.type,
+    schemaVersion: e.schemaVersion,
+    data: e.data,
+    metadata: e.metadata,
+    recordedAt: e.recordedAt,
+    actor: { role: e.actor?.role, name: e.actor?.name },
+    ...(e.personal === undefined ? {} : { personal: e.personal }),
+    ...(e.commitments === undefined ? {} : { commitments: e.commitments }),
+    ...(e.salts === undefined ? {} : { salts: e.salts }),
+    prevHash: e.prevHash,
+    hash: e.hash,
+    scheme: e.scheme,
+  };
+  if (e.legacy !== undefined) line.legacy = e.legacy;
+  return JSON.stringify(line);
+}
+
+const record = (e: Line, withCommitments: boolean) =>
+  jcs({
+    ...(withCommitments ? { commitments: e.commitments } : {}),
+    seq: e.seq,
+    position: e.position,
+    streamId: e.streamId,
+    version: e.version,
+    type: e.type,
+    schemaVersion: e.schemaVersion,
+    data: e.data,
+    metadata: e.metadata,
+    recordedAt: e.recordedAt,
+    prevHash: e.prevHash,
+  });
+
+export async function checkLog(lines: readonly string[], progress?: (n: number) => void): Promise<LogCheck> {
+  let expected = 1;
+  let prevHash = GENESIS;
+  let committed = false;
+  let checked = 0;
+  let ended = false;
+  const fail = (seq: number, reason: string): LogCheck => ({ ok: false, checked, firstBadSeq: seq, reason });
+  for (const text of lines) {
+    if (text === '' && ended) continue;
+    if (ended) return fail(expected, 'a line after the end line');
+    let e: Line;
+    try {
+      e = JSON.parse(text);
+    } catch {
+      return fail(expected, 'line is not JSON');
+    }
+    if (e && typeof e === 'object' && 'end' in e) {
+      const head = checked ? { seq: expected - 1, hash: prevHash } : null;
+      if (text !== JSON.stringify({ end: { events: checked, head } })) {
+        return fail(expected, `the end line does not match: the log holds ${checked} events`);
+      }
+      ended = true;
+      continue;
+    }
+    if (e?.seq !== expected)
+      return fail(
+        expected,
+        typeof e?.seq !== 'number' ? 'line is not an event' : `seq ${expected} is missing or out of order`,
+      );
+    if (asExported(e) !== text) return fail(e.seq, 'line altered (not as exported)');
+    if (e.prevHash !== prevHash) return fail(e.seq, 'chain link broken');
+    if (e.actor?.role !== e.metadata?.role) return fail(e.seq, 'actor does not match metadata');
+    if (e.scheme === 1) {
+      if (typeof e.legacy !== 'string' || (await sha256(`${prevHash}\n${e.legacy}`)) !== e.hash)
+        return fail(e.seq, 'event edited');
+    } else if (e.scheme === 2) {
+      let form: 'committed' | 'plain' | null = null;
+      if (e.commitments && (await sha256(record(e, true))) === e.hash) form = 'committed';
+      else if (!committed && (await sha256(record(e, false))) === e.hash) form = 'plain';
+      if (!form) return fail(e.seq, 'event edited');
+      if (form === 'committed') {
+        committed = true;
+        const values: Record<string, string | null> = { ...e.personal };
+        if (e.metadata?.actorRef !== undefined) values.actorRef = e.actor?.name ?? null;
+        for (const [key, value] of Object.entries(values)) {
+          if (value === null) continue;
+          const salt = e.salts?.[key];
+          if (!salt || (await sha256(salt + value)) !== e.commitments[key])
+            return fail(e.seq, `personal value edited (${key})`);
+        }
+      }
+    } else {
+      return fail(e.seq, `a link this page cannot check (scheme ${String(e.scheme)}: keyed with LOG_HMAC_KEY)`);
+    }
+    prevHash = e.hash;
+    expected++;
+    checked++;
+    if (checked % 500 === 0) progress?.(checked);
+  }
+  if (!ended) return fail(expected, 'the log has no end line: it was cut short');
+  return { ok: true, checked, head: checked ? { seq: expected - 1, hash: prevHash } : null };
+}
