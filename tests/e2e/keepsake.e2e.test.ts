@@ -173,6 +173,21 @@ describe('the keepsake', () => {
     for (const { v } of addresses.rows) expect(all, 'an address').not.toContain(`"${v}"`);
   });
 
+  it('is made the same by npm run keepsake -- --out FILE.zip', () => {
+    const out = path.join(dir, 'cli.zip');
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/keepsake.ts'), '--out', out], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const listing = (zip: string) =>
+      spawnSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
+    expect(listing(out)).toEqual(listing(path.join(dir, 'keepsake.zip')));
+    const log = spawnSync('unzip', ['-p', out, 'log.ndjson'], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout;
+    expect(log).toBe(files['log.ndjson']!.toString('utf8'));
+  });
+
   it('has a log that verifies with the CLI, with the words of what is shown and none other', () => {
     const lines = files['log.ndjson']!.toString('utf8').trimEnd().split('\n');
     expect(cli.checked).toBe(lines.length - 1);
