@@ -111,7 +111,12 @@ describe('events verify', () => {
     await store.append(
       'artwork-1',
       2,
-      [{ type: 'ArtworkRejected', data: { artworkId: 1, adminNotesRef: null, rejectedAt: '2025-09-03T10:00:00.000Z' } }],
+      [
+        {
+          type: 'ArtworkRejected',
+          data: { artworkId: 1, adminNotesRef: null, rejectedAt: '2025-09-03T10:00:00.000Z' },
+        },
+      ],
       meta('admin'),
     );
     await runBatch(store, chainSealer, 10_000);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1, REVIEW_NOTES, REVIEW_NOTES_V1 } from '../personal.ts';
+import {
+  inlineToRefs,
+  PERSONAL_FIELDS,
+  WORK_WORD_REFS,
+  WORK_WORDS_V1,
+  REVIEW_NOTES,
+  REVIEW_NOTES_V1,
+} from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const artworkStream = (id: number) => `artwork-${id}`;
@@ -53,7 +60,9 @@ export const ArtworkApproved = defineEvent(
   {
     version: 2,
     upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.ArtworkApproved) },
-    legacy: { 1: z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES_V1, approvedAt: z.iso.datetime() }) },
+    legacy: {
+      1: z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES_V1, approvedAt: z.iso.datetime() }),
+    },
   },
 );
 
@@ -63,7 +72,9 @@ export const ArtworkRejected = defineEvent(
   {
     version: 2,
     upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.ArtworkRejected) },
-    legacy: { 1: z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES_V1, rejectedAt: z.iso.datetime() }) },
+    legacy: {
+      1: z.object({ artworkId: z.number().int().positive(), ...REVIEW_NOTES_V1, rejectedAt: z.iso.datetime() }),
+    },
   },
 );
 

@@ -17,8 +17,14 @@ const submission = {
   image,
 };
 const submitted: ArtworkEvent = { type: 'ArtworkSubmitted', data: { ...submission, submittedAt: now } };
-const approved: ArtworkEvent = { type: 'ArtworkApproved', data: { artworkId: 3, adminNotesRef: null, approvedAt: now } };
-const rejected: ArtworkEvent = { type: 'ArtworkRejected', data: { artworkId: 3, adminNotesRef: null, rejectedAt: now } };
+const approved: ArtworkEvent = {
+  type: 'ArtworkApproved',
+  data: { artworkId: 3, adminNotesRef: null, approvedAt: now },
+};
+const rejected: ArtworkEvent = {
+  type: 'ArtworkRejected',
+  data: { artworkId: 3, adminNotesRef: null, rejectedAt: now },
+};
 const archived: ArtworkEvent = { type: 'ArtworkArchived', data: { artworkId: 3, archivedAt: now } };
 const unarchived: ArtworkEvent = { type: 'ArtworkUnarchived', data: { artworkId: 3, unarchivedAt: now } };
 const deleted: ArtworkEvent = { type: 'ArtworkDeleted', data: { artworkId: 3, deletedAt: now } };

@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { DomainError } from '../errors.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
-import { inlineToRefs, PERSONAL_FIELDS, WORK_WORD_REFS, WORK_WORDS_V1, REVIEW_NOTES, REVIEW_NOTES_V1 } from '../personal.ts';
+import {
+  inlineToRefs,
+  PERSONAL_FIELDS,
+  WORK_WORD_REFS,
+  WORK_WORDS_V1,
+  REVIEW_NOTES,
+  REVIEW_NOTES_V1,
+} from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const mediaStream = (id: number) => `media-${id}`;

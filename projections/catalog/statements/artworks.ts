@@ -31,7 +31,12 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
   },
   ArtworkApproved: {
     sql: review.approved,
-    row: ({ data: d, position }, { text }) => ({ id: d.artworkId, notes: text.adminNotes ?? null, at_time: d.approvedAt, at: position }),
+    row: ({ data: d, position }, { text }) => ({
+      id: d.artworkId,
+      notes: text.adminNotes ?? null,
+      at_time: d.approvedAt,
+      at: position,
+    }),
     lastPerItem: true,
   },
   ArtworkRejected: {

@@ -41,7 +41,12 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
   },
   MediaApproved: {
     sql: review.approved,
-    row: ({ data: d, position }, { text }) => ({ id: d.mediaId, notes: text.adminNotes ?? null, at_time: d.approvedAt, at: position }),
+    row: ({ data: d, position }, { text }) => ({
+      id: d.mediaId,
+      notes: text.adminNotes ?? null,
+      at_time: d.approvedAt,
+      at: position,
+    }),
     lastPerItem: true,
   },
   MediaRejected: {

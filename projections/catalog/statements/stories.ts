@@ -32,7 +32,12 @@ export const storyStatements: Statements<StoryEvent['type']> = {
   },
   StoryApproved: {
     sql: review.approved,
-    row: ({ data: d, position }, { text }) => ({ id: d.storyId, notes: text.adminNotes ?? null, at_time: d.approvedAt, at: position }),
+    row: ({ data: d, position }, { text }) => ({
+      id: d.storyId,
+      notes: text.adminNotes ?? null,
+      at_time: d.approvedAt,
+      at: position,
+    }),
     lastPerItem: true,
   },
   StoryRejected: {
