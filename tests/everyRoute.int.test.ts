@@ -58,6 +58,7 @@ const ROUTES: Array<[string, string]> = [
   ['GET', '/api/admin/events'],
   ['GET', '/api/admin/events/verify'],
   ['GET', '/api/admin/events/export'],
+  ['GET', '/api/admin/keepsake'],
   ['GET', '/api/admin/history/story/1'],
   ['GET', '/api/show'],
   ['POST', '/api/show'],
