@@ -148,6 +148,16 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
       .toBe('1 reaction');
   }, 120_000);
 
+  it("keeps the big screen and the presenter's phone awake (Screen Wake Lock)", async () => {
+    const presenter = await open('admin', '/admin/show', PHONE);
+    await expect.poll(() => presenter.getByTestId('wake-lock').isVisible(), { timeout: 10_000 }).toBe(true);
+    await presenter.screenshot({ path: `${SCREENS}/show-presenter-awake-phone.png` });
+    const big = await open('guest', '/reveal');
+    await expect
+      .poll(() => big.locator('[data-wake-lock]').getAttribute('data-wake-lock'), { timeout: 10_000 })
+      .toBe('held');
+  });
+
   it("records a drawing's strokes in /create and replays them in the show, ending on the submitted image", async () => {
     await seed.admin('POST', '/api/show', { action: 'stop' });
     // draw three strokes in two colours in the studio, and send the drawing

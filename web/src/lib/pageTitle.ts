@@ -16,6 +16,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/audit$/, 'Audit'],
   [/^\/reveal$/, 'Reveal'],
   [/^\/mural$/, 'Mural'],
+  [/^\/mine$/, 'Your Contributions'],
   [/^\/artwork\/[^/]+$/, 'Artwork'],
   [/^\/story\/[^/]+$/, 'Story'],
   [/^\/media\/[^/]+$/, 'Media'],

@@ -12,6 +12,7 @@ import { Spinner } from '../components/Spinner.tsx';
 import { slideCaption } from './-components/reveal/slideshow.ts';
 import { ReactionTotals } from './-components/show/ReactionBar.tsx';
 import { useShowItem } from './-components/show/useShow.ts';
+import { useWakeLock } from '../lib/wakeLock.ts';
 
 export const Route = createFileRoute('/admin_/show')({
   loader: ({ context }) => {
@@ -61,6 +62,7 @@ function Presenter() {
   });
 
   const data = show.data;
+  const awake = useWakeLock();
   const current = useShowItem(data?.current ?? null, deck.data?.items);
   const byKey = useMemo(() => new Map(deck.data?.items.map((i) => [keyOf(i), i])), [deck.data]);
   const upcoming = new Set(data?.upNext.map(keyOf));
@@ -90,6 +92,11 @@ function Presenter() {
           </span>
         </p>
       </header>
+      {awake === 'held' && (
+        <p data-testid="wake-lock" className="-mt-3 text-xs text-stone-500 dark:text-stone-400">
+          This screen stays on while this page is open.
+        </p>
+      )}
 
       {error && (
         <p

@@ -18,6 +18,7 @@ import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
 import { isReactable, sendShowAction, type ShowAnswer } from '../queries/show.ts';
 import { useFollowShow } from '../live/following.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
+import { useWakeLock } from '../lib/wakeLock.ts';
 
 // the mural's canvas and painter load only when the presenter puts the mural up (the page-weight budget)
 const ShowMural = lazy(() => import('./-components/show/ShowMural.tsx'));
@@ -63,6 +64,7 @@ function RevealPage() {
       }
     : own;
   const fullscreen = useFullscreen();
+  const awake = useWakeLock();
   const navigate = useNavigate();
   const exit = useCallback(() => void navigate({ to: '/gallery' }), [navigate]);
   useRevealKeys({
@@ -76,7 +78,10 @@ function RevealPage() {
   const total = deck.data?.total;
   const count = following ? following.total : (deck.data?.items.length ?? 0);
   return (
-    <div className="fixed inset-0 z-30 flex flex-col overflow-hidden bg-gradient-to-br from-amber-50 via-rose-50 to-amber-100 text-stone-900 dark:from-stone-950 dark:via-stone-900 dark:to-stone-950 dark:text-amber-50">
+    <div
+      data-wake-lock={awake}
+      className="fixed inset-0 z-30 flex flex-col overflow-hidden bg-gradient-to-br from-amber-50 via-rose-50 to-amber-100 text-stone-900 dark:from-stone-950 dark:via-stone-900 dark:to-stone-950 dark:text-amber-50"
+    >
       <header className="flex items-start justify-between gap-4 px-4 pt-4 sm:px-8 sm:pt-6">
         <div>
           <h1 className="font-display text-xl font-bold sm:text-3xl">Tribute Gallery</h1>
