@@ -49,6 +49,14 @@ export async function erasePerson(
 type Tx = pg.PoolClient;
 
 /**
+ * How names are compared when an erasure by email looks for what the person signed: a digest of the
+ * lowercased name (the first of the given expressions that is not null). A deleted item keeps only
+ * this digest of its author's name (`signed_name`, beside the email it keeps): see blankDeletedItem.
+ */
+const NAME_DIGEST = (...expressions: string[]) =>
+  `encode(sha256(convert_to(lower(coalesce(${expressions.join(', ')})), 'UTF8')), 'hex')`;
+
+/**
  * The streams of a person found by email (CONTRACT §9, decision 074): what was sent under that email,
  * and what the same browsers sent under the names given with it (their comments, a story signed the
  * same way). Never the rest of those browsers' work: a kiosk or a borrowed phone is shared by
@@ -61,14 +69,15 @@ async function streamsOfEmail(tx: Tx, email: string) {
        SELECT stream_id, subject_id FROM personal_data
        WHERE kind = 'email' AND lower(value) = $1 AND stream_id IS NOT NULL),
      names AS (
-       SELECT DISTINCT lower(p.value) AS name FROM personal_data p JOIN sent s ON s.stream_id = p.stream_id
-       WHERE p.kind IN ('artist_name', 'author_name') AND p.value IS NOT NULL),
+       SELECT DISTINCT CASE WHEN p.kind = 'signed_name' THEN p.value ELSE ${NAME_DIGEST('p.value')} END AS digest
+       FROM personal_data p JOIN sent s ON s.stream_id = p.stream_id
+       WHERE p.kind IN ('artist_name', 'author_name', 'signed_name') AND p.value IS NOT NULL),
      signed AS (
        SELECT p.stream_id FROM personal_data p
        WHERE p.subject_id IN (SELECT subject_id FROM sent WHERE subject_id IS NOT NULL)
-         AND p.kind IN ('artist_name', 'author_name') AND lower(p.value) IN (SELECT name FROM names)
+         AND p.kind IN ('artist_name', 'author_name') AND ${NAME_DIGEST('p.value')} IN (SELECT digest FROM names)
          AND p.stream_id IS NOT NULL)
-     SELECT stream_id, ARRAY(SELECT name FROM names) AS names FROM (SELECT stream_id FROM sent UNION SELECT stream_id FROM signed) s`,
+     SELECT stream_id, ARRAY(SELECT digest FROM names) AS names FROM (SELECT stream_id FROM sent UNION SELECT stream_id FROM signed) s`,
     [email],
   );
   const { rows: legacy } = await tx.query<{ stream_id: string; name: string | null }>(
@@ -77,9 +86,9 @@ async function streamsOfEmail(tx: Tx, email: string) {
        FROM events
        WHERE schema_version = 1 AND type = ANY($2::text[])
          AND (data->>'emailRef')::bigint IN (SELECT id FROM personal_data WHERE kind = 'email' AND lower(value) = $1::text))
-     SELECT stream_id, name FROM named
+     SELECT stream_id, ${NAME_DIGEST('name')} AS name FROM named
      UNION
-     SELECT e.stream_id, lower(coalesce(e.data->>'artistName', e.data->>'authorName')) FROM events e
+     SELECT e.stream_id, ${NAME_DIGEST("e.data->>'artistName'", "e.data->>'authorName'")} FROM events e
      JOIN named n ON n.visitor = e.metadata->>'visitorId' AND n.name = lower(coalesce(e.data->>'artistName', e.data->>'authorName'))
      WHERE e.schema_version = 1 AND e.type = ANY($2::text[]) AND NOT coalesce((e.data->>'isAnonymous')::boolean, false)`,
     [email, HOLDING],
@@ -109,7 +118,7 @@ async function eraseInLog(store: EventStore, person: Person, metadata: EventMeta
       const { rowCount } = await tx.query(
         `UPDATE personal_data SET value = NULL, erased_at = now()
          WHERE erased_at IS NULL AND (stream_id = ANY($1::text[]) OR (kind = 'email' AND lower(value) = $2::text)
-           OR (kind = 'name' AND lower(value) = ANY($3::text[])))`,
+               OR (kind = 'name' AND ${NAME_DIGEST('value')} = ANY($3::text[])))`,
         [streams, email, names],
       );
       return finish(tx, store, subjects, { streams: streams.length, values: rowCount ?? 0 }, metadata);
@@ -195,12 +204,22 @@ async function finish(
 /**
  * Blanks a deleted item's names and words and those of the comments posted on it, in the delete's
  * transaction (decision 050's addendum): history and export show them as erased. The email row stays,
- * for a later erasure by email to find; the delete event says what was deleted, when and by whom.
+ * for a later erasure by email to find, and beside it a digest of the name the item was signed with
+ * (`signed_name`), so that erasure still finds the comments the person signed with that name
+ * (decision 085); both are blanked with the rest when that erasure comes. The delete event says what
+ * was deleted, when and by whom.
  */
 export async function blankDeletedItem(tx: pg.PoolClient, kind: string, id: number, stream: string): Promise<number> {
+  await tx.query(
+    `INSERT INTO personal_data (kind, value, subject_id, stream_id)
+     SELECT 'signed_name', ${NAME_DIGEST('p.value')}, p.subject_id, p.stream_id FROM personal_data p
+     WHERE p.stream_id = $1 AND p.kind IN ('artist_name', 'author_name') AND p.value IS NOT NULL
+       AND EXISTS (SELECT 1 FROM personal_data e WHERE e.stream_id = $1 AND e.kind = 'email' AND e.value IS NOT NULL)`,
+    [stream],
+  );
   const { rowCount } = await tx.query(
     `UPDATE personal_data SET value = NULL, erased_at = now()
-     WHERE erased_at IS NULL AND kind <> 'email' AND (stream_id = $1 OR stream_id IN (
+     WHERE erased_at IS NULL AND kind NOT IN ('email', 'signed_name') AND (stream_id = $1 OR stream_id IN (
        SELECT stream_id FROM events
        WHERE type = 'CommentPosted' AND data->>'kind' = $2 AND (data->>'itemId')::bigint = $3))`,
     [stream, kind, id],

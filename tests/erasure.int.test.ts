@@ -441,6 +441,53 @@ describe('erasing by email when two colleagues shared one browser (issue 21)', (
   });
 });
 
+describe('erasing by email a person whose story the admin deleted first (issue 21, the convergence run)', () => {
+  it('still takes the comments they signed with that story’s name, and nobody else’s', async () => {
+    const browser = client(t.url, await t.login('guest'));
+    const admin = client(t.url, await t.login('admin'));
+    const host = await browser('POST', '/api/stories', {
+      content: 'A story to comment on',
+      authorName: 'Host Person',
+      email: 'host@example.com',
+    });
+    expect((await admin('PATCH', `/api/admin/stories/${host.body.id}`, { status: 'approved' })).status).toBe(200);
+    const WHO = { name: 'Ottoline Qzx', email: 'ottoline@example.com' };
+    const sent = await browser('POST', '/api/stories', {
+      content: 'Ottoline story',
+      authorName: WHO.name,
+      email: WHO.email,
+    });
+    expect(sent.status).toBe(201);
+    const signed = await browser('POST', `/api/stories/${host.body.id}/comments`, {
+      authorName: WHO.name,
+      content: 'Ottoline comment words',
+    });
+    expect(signed.status).toBe(201);
+    const other = await browser('POST', `/api/stories/${host.body.id}/comments`, {
+      authorName: 'Someone Else',
+      content: 'Another colleague at the same browser',
+    });
+    expect(other.status).toBe(201);
+    // the admin approves the story and then deletes it: its author name is blanked (decision 050's addendum)
+    expect((await admin('PATCH', `/api/admin/stories/${sent.body.id}`, { status: 'approved' })).status).toBe(200);
+    const deleted = await admin('DELETE', `/api/stories/${sent.body.id}`, undefined, { authorization: ADMIN_KEY });
+    expect(deleted.status).toBe(200);
+    await caughtUp();
+
+    const erased = await admin('POST', '/api/admin/erase', { email: WHO.email });
+    expect(erased.status).toBe(200);
+    await caughtUp();
+    const guest = client(t.url, await t.login('guest'));
+    const comments = (await guest('GET', `/api/stories/${host.body.id}/comments`)).body as Array<{ content: string }>;
+    expect(comments.map((c) => c.content)).toEqual(['Another colleague at the same browser']);
+    const { rows } = await t.db.pool.query(`SELECT 1 FROM personal_data WHERE value IN ($1, $2)`, [
+      WHO.name,
+      'Ottoline comment words',
+    ]);
+    expect(rows).toEqual([]);
+  });
+});
+
 describe('deleting an item', () => {
   const GONE = {
     name: 'Wilhelmina Thistlewood',
