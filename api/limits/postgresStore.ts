@@ -1,9 +1,15 @@
 import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import type pg from 'pg';
 
+/** Limits with a window up to this long count over a sliding window; longer ones over a fixed one. */
+export const SLIDING_MAX_MS = 10_000;
+
 /**
  * express-rate-limit counters in PostgreSQL, so every API process counts against the same numbers.
- * A fixed window per key: the first hit opens it, hits after `reset_at` start a new one.
+ * A short limit (a window up to SLIDING_MAX_MS: "5 a second") counts the hits of the last window,
+ * in slots of a tenth of it (migrations/025, docs/decisions/086): a window opened by the first hit
+ * would let a burst that straddles its end through twice over. A longer limit keeps a fixed window
+ * per key: the first hit opens it, hits after `reset_at` start a new one.
  */
 export class PostgresStore implements Store {
   readonly #db: Pick<pg.Pool, 'query'>;
@@ -12,6 +18,8 @@ export class PostgresStore implements Store {
   #windowMs = 60_000;
   #increments = 0;
   #counting = false;
+  /** when the first hit now waiting to be counted came */
+  #batchAt = 0;
   #waiting = new Map<string, Array<{ resolve: (r: IncrementResponse) => void; reject: (e: unknown) => void }>>();
 
   constructor(db: Pick<pg.Pool, 'query'>, prefix: string) {
@@ -23,10 +31,23 @@ export class PostgresStore implements Store {
     this.#windowMs = options.windowMs;
   }
 
+  get #sliding() {
+    return this.#windowMs <= SLIDING_MAX_MS;
+  }
+
+  /** The length of a slot of a sliding window, in milliseconds. */
+  get #slotMs() {
+    return this.#windowMs / 10;
+  }
+
   async get(key: string) {
     const { rows } = await this.#db.query<{ hits: number; reset_at: Date }>(
-      `SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > now()`,
-      [this.prefix + key],
+      this.#sliding
+        ? `SELECT CASE WHEN r.slots IS NULL THEN r.hits ELSE f.hits END AS hits,
+             CASE WHEN r.slots IS NULL THEN r.reset_at ELSE f.reset_at END AS reset_at
+           FROM rate_limits r, rate_limit_slide(r.slots, r.slot, $2, 0, $3) f WHERE r.key = $1 AND r.reset_at > now()`
+        : `SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > now()`,
+      this.#sliding ? [this.prefix + key, this.#slotMs, Date.now()] : [this.prefix + key],
     );
     return rows[0] && { totalHits: rows[0].hits, resetTime: rows[0].reset_at };
   }
@@ -44,6 +65,7 @@ export class PostgresStore implements Store {
       else this.#waiting.set(fullKey, [{ resolve, reject }]);
       if (!this.#counting) {
         this.#counting = true;
+        this.#batchAt = Date.now();
         setImmediate(() => void this.#countWaiting());
       }
     });
@@ -51,6 +73,7 @@ export class PostgresStore implements Store {
 
   async #countWaiting() {
     const batch = this.#waiting;
+    const at = this.#batchAt;
     this.#waiting = new Map();
     this.#counting = false;
     this.#increments += batch.size;
@@ -61,16 +84,12 @@ export class PostgresStore implements Store {
     // in one order, so two processes counting the same keys never wait on each other in a cycle
     const keys = [...batch.keys()].sort();
     try {
-      const { rows } = await this.#db.query<{ key: string; hits: number; reset_at: Date }>({
-        name: 'rate-limit-increment',
-        text: `INSERT INTO rate_limits AS r (key, hits, reset_at)
-         SELECT k, n, now() + make_interval(secs => $3) FROM unnest($1::text[], $2::int[]) AS u(k, n)
-         ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN r.reset_at <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
-           reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END
-         RETURNING key, hits, reset_at`,
-        values: [keys, keys.map((k) => batch.get(k)!.length), this.#windowMs / 1000],
-      });
+      const counts = keys.map((k) => batch.get(k)!.length);
+      const { rows } = await this.#db.query<{ key: string; hits: number; reset_at: Date }>(
+        this.#sliding
+          ? { name: 'rate-limit-slide', text: SLIDE, values: [keys, counts, this.#slotMs, at] }
+          : { name: 'rate-limit-increment', text: INCREMENT, values: [keys, counts, this.#windowMs / 1000] },
+      );
       const counted = new Map(rows.map((row) => [row.key, row]));
       for (const [key, hits] of batch) {
         const row = counted.get(key);
@@ -88,22 +107,50 @@ export class PostgresStore implements Store {
 
   /** Adds `amount` to a key's count at once (bytes of an upload, say), opening its window if none is open. */
   async add(key: string, amount: number) {
-    await this.#db.query(
-      `INSERT INTO rate_limits AS r (key, hits, reset_at) VALUES ($1, $2, now() + make_interval(secs => $3))
-       ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN r.reset_at <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
-         reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END`,
-      [this.prefix + key, amount, this.#windowMs / 1000],
-    );
+    const keys = [this.prefix + key];
+    if (this.#sliding) await this.#db.query(SLIDE, [keys, [amount], this.#slotMs, Date.now()]);
+    else await this.#db.query(INCREMENT, [keys, [amount], this.#windowMs / 1000]);
   }
 
   async decrement(key: string) {
-    await this.#db.query(`UPDATE rate_limits SET hits = greatest(hits - 1, 0) WHERE key = $1 AND reset_at > now()`, [
-      this.prefix + key,
-    ]);
+    await this.#db.query(
+      this.#sliding
+        ? // the newest slot that holds a hit gives one back
+          `UPDATE rate_limits SET hits = greatest(hits - 1, 0), slots = CASE WHEN slots IS NOT NULL THEN ARRAY(
+             SELECT CASE WHEN i = (SELECT min(j) FROM generate_series(1, 11) j WHERE slots[j] > 0)
+               THEN slots[i] - 1 ELSE coalesce(slots[i], 0) END
+             FROM generate_series(1, 11) i ORDER BY i) END
+           WHERE key = $1 AND reset_at > now()`
+        : `UPDATE rate_limits SET hits = greatest(hits - 1, 0) WHERE key = $1 AND reset_at > now()`,
+      [this.prefix + key],
+    );
   }
 
   async resetKey(key: string) {
     await this.#db.query(`DELETE FROM rate_limits WHERE key = $1`, [this.prefix + key]);
   }
 }
+
+/** A fixed window: $1 keys, $2 hits each, $3 the window in seconds. */
+const INCREMENT = `INSERT INTO rate_limits AS r (key, hits, reset_at)
+  SELECT k, n, now() + make_interval(secs => $3) FROM unnest($1::text[], $2::int[]) AS u(k, n)
+  ON CONFLICT (key) DO UPDATE SET
+    hits = CASE WHEN r.reset_at <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
+    reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END
+  RETURNING key, hits, reset_at`;
+
+/**
+ * A sliding window: $1 keys, $2 hits each, $3 the slot in milliseconds (a tenth of the window), $4 when
+ * the hits came (ms since 1970): a hit is placed by when it reached the limiter, not by when a busy
+ * database got to it. A
+ * row without slots (counted before migration 025, or set so by hand) is a fixed window until it ends.
+ */
+const SLIDE = `INSERT INTO rate_limits AS r (key, hits, reset_at, slots, slot)
+  SELECT k, f.hits, f.reset_at, f.slots_now, f.slot_now
+  FROM unnest($1::text[], $2::int[]) AS u(k, n), rate_limit_slide(NULL, NULL, $3, n, $4) f
+  ON CONFLICT (key) DO UPDATE SET (slots, slot, hits, reset_at) = (
+    SELECT f.slots_now, f.slot_now, f.hits, f.reset_at FROM rate_limit_slide(r.slots, r.slot, $3, EXCLUDED.hits, $4) f
+    WHERE r.slots IS NOT NULL OR r.reset_at <= now()
+    UNION ALL
+    SELECT NULL, NULL, r.hits + EXCLUDED.hits, r.reset_at WHERE r.slots IS NULL AND r.reset_at > now())
+  RETURNING key, hits, reset_at`;
