@@ -45,6 +45,24 @@ export class PgListener {
     await client?.end().catch(() => {});
   }
 
+  /**
+   * Resolves true once every notification committed before the call has gone to `onNotify`; false
+   * when not listening. PostgreSQL (14 and newer) signals listeners as a NOTIFY commits and sends a
+   * listener its pending notifications before the answer to its next command, so the answer to a
+   * command sent now comes after them. The command is LISTEN again, a no-op on a channel it listens to.
+   */
+  async caughtUp(): Promise<boolean> {
+    const client = this.#client;
+    const channel = this.#options.channels[0];
+    if (!client || channel === undefined) return false;
+    try {
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      return this.#client === client;
+    } catch {
+      return false;
+    }
+  }
+
   async #connect(): Promise<void> {
     if (this.#stopped) return;
     const client = new pg.Client(this.#options.config);

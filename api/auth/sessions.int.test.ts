@@ -85,6 +85,35 @@ describe('sessions', () => {
     }
   });
 
+  it('refuses a logged-out session at once on another process whose listener hears of it late', async () => {
+    // a busy machine, made certain: the other process's listening backend is stopped while the
+    // logout is sent and answered, so the message about it reaches that process after the request
+    const second = await startSecondProcess(t, { DATABASE_URL: `${t.db.url}?application_name=second-process` });
+    let stopped: number | undefined;
+    try {
+      const token = await t.login('guest');
+      const there = client(second.url, token);
+      expect((await there('GET', '/api/auth/session')).status).toBe(200);
+      const { rows } = await t.db.pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE application_name = 'second-process' AND query = $1`,
+        ['LISTEN "tribute_session_ended"'],
+      );
+      expect(rows).toHaveLength(1);
+      stopped = rows[0]!.pid;
+      process.kill(stopped, 'SIGSTOP');
+      expect((await client(t.url, token)('POST', '/api/auth/logout')).status).toBe(200);
+      const after = there('GET', '/api/auth/session');
+      setTimeout(() => {
+        if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
+        stopped = undefined;
+      }, 300);
+      expect((await after).status).toBe(401);
+    } finally {
+      if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
+      await second.close();
+    }
+  });
+
   it('answers from memory for a while: a session deleted behind its back is still served briefly', async () => {
     // shows the cache is real, so the test above is about the logout message and not a database read
     const token = await t.login('guest');

@@ -19,7 +19,11 @@ export const SESSION_TIMEOUTS: Record<SessionRole, { idleSeconds: number; absolu
 };
 /** last_seen_at is written at most this often per session */
 const TOUCH_SECONDS = 60;
-/** how long a process answers a session from memory; a logout reaches every process at once */
+/**
+ * how long a process answers a session from memory; a logout reaches every process at once: a process
+ * serves a remembered session only once its listener has caught up with every ending committed before
+ * the request (docs/decisions/023)
+ */
 export const SESSION_CACHE_MS = 5_000;
 const CACHE_ENTRIES = 10_000;
 const ENDED_CHANNEL = 'tribute_session_ended';
@@ -62,6 +66,11 @@ export class SessionStore {
   #listener?: PgListener;
   #listening = false;
   readonly #echoes = new Map<string, () => void>();
+  /** endings heard: a session read from the database while one arrives is not remembered */
+  #heard = 0;
+  /** the listener's check for endings on their way: one asked for and not yet sent, shared by whoever asks */
+  #nextCheck?: Promise<boolean>;
+  #check?: Promise<boolean>;
 
   constructor(db: pg.Pool) {
     this.#db = db;
@@ -74,11 +83,13 @@ export class SessionStore {
       channels: [ENDED_CHANNEL],
       onNotify: (_channel, tokenHash) => {
         if (!tokenHash) return;
+        this.#heard++;
         this.#cache.delete(tokenHash);
         this.#echoes.get(tokenHash)?.();
       },
       // endings sent while the connection was down are lost: forget everything
       onListening: () => {
+        this.#heard++;
         this.#cache.clear();
         this.#listening = true;
       },
@@ -119,13 +130,40 @@ export class SessionStore {
     if (!token || token.length > 200) return undefined;
     const tokenHash = hashToken(token);
     const cached = this.#cache.get(tokenHash);
-    if (cached && cached.until > Date.now() && this.#listening) return cached.session;
+    if (cached && cached.until > Date.now() && this.#listening) {
+      // a logout answered before this request may have ended it, its message still on the way here
+      if (await this.#caughtUp()) {
+        const still = this.#cache.get(tokenHash);
+        if (still) return still.session;
+      }
+    }
+    const heard = this.#heard;
     const session = await this.#load(tokenHash);
-    if (session && this.#listening) {
+    if (session && this.#listening && this.#heard === heard) {
       if (this.#cache.size >= CACHE_ENTRIES) this.#cache.clear();
       this.#cache.set(tokenHash, { session, until: Date.now() + SESSION_CACHE_MS });
     }
     return session;
+  }
+
+  /**
+   * Whether every ending committed before this call has reached this process's memory. Requests that
+   * ask together share one check; a check already on its way may have left before their logout was
+   * answered, so they wait for the next one.
+   */
+  #caughtUp(): Promise<boolean> {
+    if (this.#nextCheck) return this.#nextCheck;
+    const next = (this.#check ?? Promise.resolve(true)).then(() => {
+      this.#nextCheck = undefined;
+      const check = this.#listener?.caughtUp() ?? Promise.resolve(false);
+      this.#check = check;
+      void check.finally(() => {
+        if (this.#check === check) this.#check = undefined;
+      });
+      return check;
+    });
+    this.#nextCheck = next;
+    return next;
   }
 
   async #load(tokenHash: string): Promise<Session | undefined> {
