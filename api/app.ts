@@ -13,6 +13,7 @@ import type { Deps } from './deps.ts';
 import { engagementRoutes } from './engagement/routes.ts';
 import { galleryRoutes } from './gallery/routes.ts';
 import { imageRoutes } from './images/routes.ts';
+import { mineRoutes } from './mine/routes.ts';
 import { historyRoutes } from './history/routes.ts';
 import { Visitors } from './auth/visitor.ts';
 import { apiGuards } from './limits/guards.ts';
@@ -75,6 +76,7 @@ export function createApp(deps: Deps) {
   api.use(strokeRoutes(deps));
   api.use(historyRoutes(deps));
   api.use(keepsakeRoutes(deps));
+  api.use(mineRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {
     throw new HttpError(404, `No such call: ${req.method} ${req.baseUrl}${req.path}`);

@@ -159,6 +159,8 @@ async function eraseVisitor(tx: Tx, store: EventStore, visitorId: string, metada
     `UPDATE personal_data SET value = NULL, erased_at = now() WHERE erased_at IS NULL AND subject_id = ANY($1::bigint[])`,
     [subjects],
   );
+  // the browser's link to everything it sent, its anonymous stories too (decision 087)
+  await tx.query(`DELETE FROM contributions WHERE visitor_id::text = $1::text`, [visitorId]);
   return finish(tx, store, subjects, { streams: streams ?? 0, values: values ?? 0 }, metadata);
 }
 
@@ -170,6 +172,11 @@ async function finish(
   counts: { streams: number; values: number },
   metadata: EventMetadata,
 ) {
+  // the erased items are no one's contributions any more (decision 087)
+  await tx.query(
+    `DELETE FROM contributions WHERE stream_id IN (SELECT stream_id FROM erased_streams WHERE subject_id = ANY($1::bigint[]))`,
+    [subjects],
+  );
   // the browser, if it writes again, is a new subject with nothing of the old one
   await tx.query(`UPDATE subjects SET visitor_id = NULL, erased_at = now() WHERE id = ANY($1::bigint[])`, [subjects]);
   let position: number | undefined;

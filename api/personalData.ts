@@ -48,6 +48,18 @@ export class PersonalData {
   }
 
   /**
+   * Which browser sent an item (CONTRACT §11, decision 087), anonymous or not: its sender alone may
+   * see, edit and withdraw it from "Your contributions". Outside the log, erased with the browser.
+   */
+  async recordSender(stream: string, visitorId: string, db: Queryable = this.#db): Promise<void> {
+    await db.query(
+      `INSERT INTO contributions (stream_id, kind, item_id, visitor_id)
+       SELECT $1, m[1], m[2]::bigint, $2 FROM regexp_match($1, '^(artwork|story|media)-(\\d+)$') m`,
+      [stream, visitorId],
+    );
+  }
+
+  /**
    * A write's names and free text, one row each (decision 050): the event holds the refs, so erasing
    * the owner blanks the values and the log stays as it was. An empty value gets no row (ref null).
    */

@@ -16,6 +16,8 @@ export const EVENT_GROUPS = [
       ArtworkArchived: 'Archived',
       ArtworkUnarchived: 'Restored from the archive',
       ArtworkDeleted: 'Deleted',
+      ArtworkEdited: 'Edited by its sender',
+      ArtworkWithdrawn: 'Withdrawn by its sender',
     },
   },
   {
@@ -25,6 +27,8 @@ export const EVENT_GROUPS = [
       StoryApproved: 'Approved',
       StoryRejected: 'Rejected',
       StoryDeleted: 'Deleted',
+      StoryEdited: 'Edited by its sender',
+      StoryWithdrawn: 'Withdrawn by its sender',
     },
   },
   {
@@ -35,6 +39,8 @@ export const EVENT_GROUPS = [
       MediaApproved: 'Approved',
       MediaRejected: 'Rejected',
       MediaDeleted: 'Deleted',
+      MediaEdited: 'Edited by its sender',
+      MediaWithdrawn: 'Withdrawn by its sender',
     },
   },
   {

@@ -8,6 +8,7 @@
  * where `after` says it should be knows it missed something and resyncs (docs/decisions/011).
  */
 
+import type { MineChanged } from './mine.ts';
 import type { MuralState, MuralStroke } from './mural.ts';
 
 export type Kind = 'artwork' | 'story' | 'media';
@@ -102,6 +103,8 @@ export type ServerToClientEvents<Item = unknown, Comment = unknown> = {
   'sync:batch': (batch: SyncBatch<Item, Comment>) => void;
   presence: (payload: Presence) => void;
   'projections:lag': (payload: ProjectionLagStatus) => void;
+  /** only to the sender's own sockets, outside the sequence above (CONTRACT §11) */
+  'mine:changed': (payload: MineChanged) => void;
 };
 
 /**

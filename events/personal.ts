@@ -23,6 +23,9 @@ export const PERSONAL_FIELDS = {
   StoryRejected: ['adminNotes'],
   MediaApproved: ['adminNotes'],
   MediaRejected: ['adminNotes'],
+  ArtworkEdited: ['title', 'description', 'tags', 'artistName'],
+  MediaEdited: ['title', 'description', 'tags', 'artistName'],
+  StoryEdited: ['title', 'content', 'authorName'],
 } as const;
 type WithPersonal = keyof typeof PERSONAL_FIELDS;
 export type PersonalField = (typeof PERSONAL_FIELDS)[WithPersonal][number];

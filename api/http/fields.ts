@@ -47,12 +47,13 @@ type Submitter = { [K in keyof typeof submitterFields]: z.output<(typeof submitt
  * submitter's subject when there is one, and the event keeps their refs (decision 050).
  */
 export async function submissionData(
-  personal: Pick<PersonalData, 'recordEmail' | 'recordTexts' | 'subjectFor'>,
+  personal: Pick<PersonalData, 'recordEmail' | 'recordTexts' | 'subjectFor' | 'recordSender'>,
   input: Described & Submitter,
   tx: Parameters<PersonalData['recordEmail']>[1],
   submitter: { stream: string; visitorId?: string },
 ) {
   const subjectId = submitter.visitorId ? await personal.subjectFor(submitter.visitorId, tx) : null;
+  if (submitter.visitorId) await personal.recordSender(submitter.stream, submitter.visitorId, tx);
   const owner = { stream: submitter.stream, subjectId };
   const { title, description, tags, artistName, email } = input;
   return {

@@ -4,8 +4,10 @@ import { pipeline } from 'node:stream/promises';
 import { buffer } from 'node:stream/consumers';
 import { artworkStream } from '#events/artworks/artwork.ts';
 import { artworkDecider } from '#events/artworks/decide.ts';
+import { DomainError } from '#events/errors.ts';
 import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
+import { removeItemFiles } from '../kinds.ts';
 import { makeRenditions } from '../images/index.ts';
 import { storeCardImages } from '../images/cards.ts';
 import { cardVersionOf } from '#projections/catalog/cardImages.ts';
@@ -38,8 +40,17 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
     artworkDecider,
     { type: 'RecordRenditions', data, now: metadata.now },
     metadata,
-  );
+  ).catch(goneMeanwhile(deps, 'artwork', artworkId));
 }
+
+/**
+ * An item deleted or withdrawn while its job ran: the files the job just stored would outlive the
+ * removal that took the others, so they go too, and the job is done.
+ */
+const goneMeanwhile = (deps: Deps, kind: 'artwork' | 'media', id: number) => async (error: unknown) => {
+  if (!(error instanceof DomainError) || error.status !== 404) throw error;
+  await removeItemFiles(deps.blobs, [{ kind, id }]);
+};
 
 /**
  * A poster frame for video, and the file browsers are served: an H.264/AAC MP4 (or an AAC M4A for audio)
@@ -80,7 +91,9 @@ async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-
     }
     const metadata = system();
     const command = { type: 'RecordProcessing' as const, data: { poster, playable }, now: metadata.now };
-    await handleCommand(deps.store, stream, mediaDecider, command, metadata);
+    await handleCommand(deps.store, stream, mediaDecider, command, metadata).catch(
+      goneMeanwhile(deps, 'media', mediaId),
+    );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -6,7 +6,8 @@ import { LIVE_CHANNEL, LIVE_RETENTION } from '#projections/live/outbox.ts';
 import { log } from '../observability/logger.ts';
 
 export interface OutboxMessage {
-  room: Room;
+  /** `everyone`, `admins`, or one browser's `mine:…` (its messages are never in a catch-up) */
+  room: Room | `mine:${string}`;
   message: LiveMessage;
 }
 
@@ -236,7 +237,7 @@ export class LiveTail {
     if (since >= upTo) return [];
     if (since >= this.#recentFrom && upTo <= this.#position) {
       const mine = this.#recent.filter(
-        (m) => m.position > since && m.position <= upTo && (admin || m.room === 'everyone'),
+        (m) => m.position > since && m.position <= upTo && (m.room === 'everyone' || (admin && m.room === 'admins')),
       );
       const messages = forCatchUp(mine.map((m) => m.message));
       return messages.length > CATCH_UP_LIMIT ? 'refetch' : messages;
@@ -245,7 +246,7 @@ export class LiveTail {
       `SELECT s.pruned_through AS pruned, m.event, m.payload FROM live_state s
        LEFT JOIN LATERAL (
          SELECT event, payload FROM live_messages
-         WHERE position > $1 AND position <= $2 AND ($3 OR room = 'everyone')
+         WHERE position > $1 AND position <= $2 AND (room = 'everyone' OR ($3 AND room = 'admins'))
          ORDER BY position, ord LIMIT $4
        ) m ON true`,
       [since, upTo, admin, CATCH_UP_LIMIT + 1],

@@ -12,6 +12,7 @@ import {
   type ProjectionLagStatus,
   type ServerToClientEvents,
 } from '#contract/live.ts';
+import { mineRoom } from '#contract/mine.ts';
 import { SESSION_COOKIE } from '../auth/middleware.ts';
 import { log } from '../observability/logger.ts';
 import type { Session, SessionStore } from '../auth/sessions.ts';
@@ -190,7 +191,13 @@ export class Realtime {
     const admin = session.role === 'admin';
     const since = Number((socket.handshake.auth as HandshakeAuth).since);
     const join = () => {
-      void socket.join([ROOMS.everyone, sessionRoom(session.tokenHash), ...(admin ? [ROOMS.admins] : [])]);
+      void socket.join([
+        ROOMS.everyone,
+        sessionRoom(session.tokenHash),
+        // the browser's own news (`mine:changed`), by its visitor id, which never leaves the server
+        mineRoom(session.visitorId),
+        ...(admin ? [ROOMS.admins] : []),
+      ]);
       this.#presenceChanged();
     };
     // a first connection learns where the log stands, so that its next reconnect can catch up from there

@@ -54,6 +54,8 @@ export function storyRoutes(deps: Deps) {
       // anonymous work belongs to no one: erasing its writer leaves it, with nothing to link it to them
       const subjectId = input.isAnonymous ? null : await deps.personal.subjectFor(req.session!.visitorId, tx);
       const owner = { stream, subjectId };
+      // its sender may still see, edit and withdraw it, anonymous or not (decision 087)
+      await deps.personal.recordSender(stream, req.session!.visitorId, tx);
       const emailRef = input.email ? await deps.personal.recordEmail(input.email, tx, owner) : null;
       const { title, content } = input;
       // an anonymous story's name is never recorded: it reads 'Anonymous'

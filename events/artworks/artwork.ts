@@ -7,6 +7,7 @@ import {
   REVIEW_NOTES,
   REVIEW_NOTES_V1,
 } from '../personal.ts';
+import { editedAt, WORK_EDIT_REFS, withdrawnAt } from '../contributions.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
 export const artworkStream = (id: number) => `artwork-${id}`;
@@ -93,6 +94,18 @@ export const ArtworkDeleted = defineEvent(
   z.object({ artworkId: z.number().int().positive(), deletedAt: z.iso.datetime() }),
 );
 
+/** The sender changed the words of their pending artwork (CONTRACT §11): refs to new personal data rows. */
+export const ArtworkEdited = defineEvent(
+  'ArtworkEdited',
+  z.object({ artworkId: z.number().int().positive(), ...WORK_EDIT_REFS, editedAt }),
+);
+
+/** The sender took their artwork back (CONTRACT §11): it leaves the queue or the gallery, its files go. */
+export const ArtworkWithdrawn = defineEvent(
+  'ArtworkWithdrawn',
+  z.object({ artworkId: z.number().int().positive(), withdrawnAt }),
+);
+
 export const artworkEvents = [
   ArtworkSubmitted,
   ArtworkRenditionsMade,
@@ -101,6 +114,8 @@ export const artworkEvents = [
   ArtworkArchived,
   ArtworkUnarchived,
   ArtworkDeleted,
+  ArtworkEdited,
+  ArtworkWithdrawn,
 ] as const;
 
 export type ArtworkEvent = EventOf<(typeof artworkEvents)[number]>;
@@ -108,7 +123,7 @@ export type ArtworkEvent = EventOf<(typeof artworkEvents)[number]>;
 export type ArtworkStatus = 'pending' | 'approved' | 'rejected';
 
 export type Artwork =
-  | { exists: false; deleted?: boolean }
+  | { exists: false; deleted?: boolean; withdrawn?: boolean }
   | { exists: true; id: number; status: ArtworkStatus; archived: boolean; image: StoredImage; renditions: boolean };
 
 export const initialArtwork: Artwork = { exists: false };
@@ -136,6 +151,10 @@ export function evolve(state: Artwork, event: ArtworkEvent): Artwork {
       return state.exists ? { ...state, archived: false } : state;
     case 'ArtworkDeleted':
       return { exists: false, deleted: true };
+    case 'ArtworkEdited':
+      return state;
+    case 'ArtworkWithdrawn':
+      return { exists: false, deleted: true, withdrawn: true };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -79,4 +79,30 @@ describe('artwork decider', () => {
       .when({ type: 'SubmitArtwork', data: submission, now })
       .thenFails(409, /exists/);
   });
+
+  describe('its sender (CONTRACT §11)', () => {
+    const words = { titleRef: 31, descriptionRef: 32, tagsRef: null, artistNameRef: 33 };
+    const edited: ArtworkEvent = { type: 'ArtworkEdited', data: { artworkId: 3, ...words, editedAt: now } };
+    const withdrawn: ArtworkEvent = { type: 'ArtworkWithdrawn', data: { artworkId: 3, withdrawnAt: now } };
+    const edit = { type: 'EditArtwork' as const, data: words, now };
+    const withdraw = { type: 'WithdrawArtwork' as const, now };
+
+    it('edits a pending artwork, renditions or not, and never a decided one', () => {
+      artwork.given([submitted]).when(edit).then([edited]);
+      artwork.given([submitted, renditions]).when(edit).then([edited]);
+      artwork.given([submitted, approved]).when(edit).thenFails(409, 'Artwork was already approved');
+      artwork.given([submitted, rejected]).when(edit).thenFails(409, 'Artwork was already rejected');
+    });
+
+    it('withdraws an artwork in any state (archived too), once; renditions made later find it gone', () => {
+      artwork.given([submitted, approved, archived]).when(withdraw).then([withdrawn]);
+      artwork.given([submitted, rejected]).when(withdraw).then([withdrawn]);
+      artwork.given([submitted, withdrawn]).when(withdraw).thenNothing();
+      artwork.given([submitted, deleted]).when(withdraw).thenFails(404, 'Artwork not found');
+      artwork
+        .given([submitted, withdrawn])
+        .when({ type: 'RecordRenditions', data: { display: image, thumbnail: thumb }, now })
+        .thenFails(404, 'Artwork not found');
+    });
+  });
 });

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { assertEditable } from '../contributions.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
 import {
   evolve,
   initialArtwork,
   type Artwork,
+  type ArtworkEdited,
   type ArtworkEvent,
   type ArtworkSubmitted,
   type StoredImage,
@@ -19,13 +21,17 @@ export type ArtworkCommand =
   | { type: 'RecordRenditions'; data: { display: StoredImage; thumbnail: StoredImage }; now: string }
   | { type: 'ArchiveArtwork'; now: string }
   | { type: 'UnarchiveArtwork'; now: string }
-  | { type: 'DeleteArtwork'; now: string };
+  | { type: 'DeleteArtwork'; now: string }
+  | { type: 'EditArtwork'; data: Omit<z.infer<typeof ArtworkEdited.schema>, 'artworkId' | 'editedAt'>; now: string }
+  | { type: 'WithdrawArtwork'; now: string };
 
 export function decide(command: ArtworkCommand, state: Artwork, version = 0): ArtworkEvent[] {
   if (command.type === 'SubmitArtwork') {
     if (state.exists || state.deleted) throw new DomainError(409, 'Artwork already exists');
     return [{ type: 'ArtworkSubmitted', data: { ...command.data, submittedAt: command.now } }];
   }
+  // withdrawing twice is one withdrawal (a retried request, a second tab)
+  if (command.type === 'WithdrawArtwork' && !state.exists && state.withdrawn) return [];
   if (!state.exists) throw new DomainError(404, 'Artwork not found');
   const artworkId = state.id;
   switch (command.type) {
@@ -47,6 +53,11 @@ export function decide(command: ArtworkCommand, state: Artwork, version = 0): Ar
       return [{ type: 'ArtworkUnarchived', data: { artworkId, unarchivedAt: command.now } }];
     case 'DeleteArtwork':
       return [{ type: 'ArtworkDeleted', data: { artworkId, deletedAt: command.now } }];
+    case 'EditArtwork':
+      assertEditable('Artwork', state.status, version);
+      return [{ type: 'ArtworkEdited', data: { artworkId, ...command.data, editedAt: command.now } }];
+    case 'WithdrawArtwork':
+      return [{ type: 'ArtworkWithdrawn', data: { artworkId, withdrawnAt: command.now } }];
     default: {
       const unreachable: never = command;
       return unreachable;

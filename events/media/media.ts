@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { assertEditable, editedAt, WORK_EDIT_REFS, withdrawnAt } from '../contributions.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
 import {
@@ -68,11 +69,24 @@ export const MediaRejected = defineEvent(
 );
 export const MediaDeleted = defineEvent('MediaDeleted', z.object({ mediaId, deletedAt: z.iso.datetime() }));
 
-export const mediaEvents = [MediaSubmitted, MediaProcessed, MediaApproved, MediaRejected, MediaDeleted] as const;
+/** The sender changed the words of their pending media (CONTRACT §11): refs to new personal data rows. */
+export const MediaEdited = defineEvent('MediaEdited', z.object({ mediaId, ...WORK_EDIT_REFS, editedAt }));
+/** The sender took their media back (CONTRACT §11): it leaves the queue or the gallery, its files go. */
+export const MediaWithdrawn = defineEvent('MediaWithdrawn', z.object({ mediaId, withdrawnAt }));
+
+export const mediaEvents = [
+  MediaSubmitted,
+  MediaProcessed,
+  MediaApproved,
+  MediaRejected,
+  MediaDeleted,
+  MediaEdited,
+  MediaWithdrawn,
+] as const;
 export type MediaEvent = EventOf<(typeof mediaEvents)[number]>;
 
 export type Media =
-  | { exists: false; deleted?: boolean }
+  | { exists: false; deleted?: boolean; withdrawn?: boolean }
   | {
       exists: true;
       id: number;
@@ -87,7 +101,9 @@ export type MediaCommand =
   | { type: 'SubmitMedia'; data: Omit<z.infer<typeof MediaSubmitted.schema>, 'submittedAt' | 'inline'>; now: string }
   | { type: 'RecordProcessing'; data: { poster: StoredFile | null; playable: StoredFile | null }; now: string }
   | { type: 'ReviewMedia'; data: ReviewData; now: string }
-  | { type: 'DeleteMedia'; now: string };
+  | { type: 'DeleteMedia'; now: string }
+  | { type: 'EditMedia'; data: Omit<z.infer<typeof MediaEdited.schema>, 'mediaId' | 'editedAt'>; now: string }
+  | { type: 'WithdrawMedia'; now: string };
 
 export function evolve(state: Media, event: MediaEvent): Media {
   switch (event.type) {
@@ -111,6 +127,10 @@ export function evolve(state: Media, event: MediaEvent): Media {
       return state.exists ? { ...state, status: 'rejected' } : state;
     case 'MediaDeleted':
       return { exists: false, deleted: true };
+    case 'MediaEdited':
+      return state;
+    case 'MediaWithdrawn':
+      return { exists: false, deleted: true, withdrawn: true };
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -123,6 +143,8 @@ export function decide(command: MediaCommand, state: Media, version = 0): MediaE
     if (state.exists || state.deleted) throw new DomainError(409, 'Media already exists');
     return [{ type: 'MediaSubmitted', data: { ...command.data, submittedAt: command.now } }];
   }
+  // withdrawing twice is one withdrawal (a retried request, a second tab)
+  if (command.type === 'WithdrawMedia' && !state.exists && state.withdrawn) return [];
   if (!state.exists) throw new DomainError(404, 'Media not found');
   const mediaId = state.id;
   switch (command.type) {
@@ -137,6 +159,11 @@ export function decide(command: MediaCommand, state: Media, version = 0): MediaE
     }
     case 'DeleteMedia':
       return [{ type: 'MediaDeleted', data: { mediaId, deletedAt: command.now } }];
+    case 'EditMedia':
+      assertEditable('Media', state.status, version);
+      return [{ type: 'MediaEdited', data: { mediaId, ...command.data, editedAt: command.now } }];
+    case 'WithdrawMedia':
+      return [{ type: 'MediaWithdrawn', data: { mediaId, withdrawnAt: command.now } }];
     default: {
       const unreachable: never = command;
       return unreachable;

@@ -55,4 +55,30 @@ describe('media decider', () => {
     media.given([submitted]).when({ type: 'DeleteMedia', now }).then([deleted]);
     media.given([submitted, deleted]).when({ type: 'DeleteMedia', now }).thenFails(404, 'Media not found');
   });
+
+  describe('its sender (CONTRACT §11)', () => {
+    const words = { titleRef: 41, descriptionRef: null, tagsRef: 42, artistNameRef: 43 };
+    const edited: MediaEvent = { type: 'MediaEdited', data: { mediaId: 5, ...words, editedAt: now } };
+    const withdrawn: MediaEvent = { type: 'MediaWithdrawn', data: { mediaId: 5, withdrawnAt: now } };
+    const edit = { type: 'EditMedia' as const, data: words, now };
+    const withdraw = { type: 'WithdrawMedia' as const, now };
+
+    it('edits pending media only', () => {
+      media.given([submitted, processed]).when(edit).then([edited]);
+      media
+        .given([submitted, approved])
+        .when(edit)
+        .thenFails(409, 'Media was already approved', { status: 'approved' });
+    });
+
+    it('withdraws media in any state, once', () => {
+      media.given([submitted, approved]).when(withdraw).then([withdrawn]);
+      media.given([submitted, withdrawn]).when(withdraw).thenNothing();
+      media.given([submitted, deleted]).when(withdraw).thenFails(404, 'Media not found');
+      media
+        .given([submitted, withdrawn])
+        .when({ type: 'RecordProcessing', data: { poster, playable: null }, now })
+        .thenFails(404, 'Media not found');
+    });
+  });
 });

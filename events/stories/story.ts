@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError } from '../errors.ts';
+import { assertEditable, editedAt, withdrawnAt } from '../contributions.ts';
 import { reviewDecides, type ReviewData } from '../review.ts';
 import type { Decider } from '../decider.ts';
 import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef, REVIEW_NOTES, REVIEW_NOTES_V1 } from '../personal.ts';
@@ -54,17 +55,41 @@ export const StoryRejected = defineEvent(
   },
 );
 export const StoryDeleted = defineEvent('StoryDeleted', z.object({ storyId, deletedAt: z.iso.datetime() }));
+/** The sender changed the words of their pending story (CONTRACT §11): refs to new personal data rows. */
+export const StoryEdited = defineEvent(
+  'StoryEdited',
+  z.object({
+    storyId,
+    titleRef: PersonalRef.nullable(),
+    contentRef: PersonalRef.nullable(),
+    authorNameRef: PersonalRef.nullable(),
+    editedAt,
+  }),
+);
+/** The sender took their story back (CONTRACT §11): it leaves the queue or the gallery, as a delete. */
+export const StoryWithdrawn = defineEvent('StoryWithdrawn', z.object({ storyId, withdrawnAt }));
 
-export const storyEvents = [StorySubmitted, StoryApproved, StoryRejected, StoryDeleted] as const;
+export const storyEvents = [
+  StorySubmitted,
+  StoryApproved,
+  StoryRejected,
+  StoryDeleted,
+  StoryEdited,
+  StoryWithdrawn,
+] as const;
 export type StoryEvent = EventOf<(typeof storyEvents)[number]>;
 
 export type Story =
-  { exists: false; deleted?: boolean } | { exists: true; id: number; status: 'pending' | 'approved' | 'rejected' };
+  | { exists: false; deleted?: boolean; withdrawn?: boolean }
+  | { exists: true; id: number; status: 'pending' | 'approved' | 'rejected' };
+type EditedWords = Omit<z.infer<typeof StoryEdited.schema>, 'storyId' | 'editedAt'>;
 
 export type StoryCommand =
   | { type: 'SubmitStory'; data: Omit<z.infer<typeof StorySubmitted.schema>, 'submittedAt' | 'inline'>; now: string }
   | { type: 'ReviewStory'; data: ReviewData; now: string }
-  | { type: 'DeleteStory'; now: string };
+  | { type: 'DeleteStory'; now: string }
+  | { type: 'EditStory'; data: EditedWords; now: string }
+  | { type: 'WithdrawStory'; now: string };
 
 export function evolve(state: Story, event: StoryEvent): Story {
   switch (event.type) {
@@ -76,6 +101,10 @@ export function evolve(state: Story, event: StoryEvent): Story {
       return state.exists ? { ...state, status: 'rejected' } : state;
     case 'StoryDeleted':
       return { exists: false, deleted: true };
+    case 'StoryEdited':
+      return state;
+    case 'StoryWithdrawn':
+      return { exists: false, deleted: true, withdrawn: true };
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -88,6 +117,8 @@ export function decide(command: StoryCommand, state: Story, version = 0): StoryE
     if (state.exists || state.deleted) throw new DomainError(409, 'Story already exists');
     return [{ type: 'StorySubmitted', data: { ...command.data, submittedAt: command.now } }];
   }
+  // withdrawing twice is one withdrawal (a retried request, a second tab)
+  if (command.type === 'WithdrawStory' && !state.exists && state.withdrawn) return [];
   if (!state.exists) throw new DomainError(404, 'Story not found');
   switch (command.type) {
     case 'ReviewStory': {
@@ -99,6 +130,11 @@ export function decide(command: StoryCommand, state: Story, version = 0): StoryE
     }
     case 'DeleteStory':
       return [{ type: 'StoryDeleted', data: { storyId: state.id, deletedAt: command.now } }];
+    case 'EditStory':
+      assertEditable('Story', state.status, version);
+      return [{ type: 'StoryEdited', data: { storyId: state.id, ...command.data, editedAt: command.now } }];
+    case 'WithdrawStory':
+      return [{ type: 'StoryWithdrawn', data: { storyId: state.id, withdrawnAt: command.now } }];
     default: {
       const unreachable: never = command;
       return unreachable;

@@ -72,4 +72,47 @@ describe('story decider', () => {
   it('deletes a story of any status', () => {
     story.given([submitted, rejected]).when({ type: 'DeleteStory', now }).then([deleted]);
   });
+
+  describe('its sender (CONTRACT §11)', () => {
+    const words = { titleRef: 21, contentRef: 22, authorNameRef: 23 };
+    const edited: StoryEvent = { type: 'StoryEdited', data: { storyId: 7, ...words, editedAt: now } };
+    const withdrawn: StoryEvent = { type: 'StoryWithdrawn', data: { storyId: 7, withdrawnAt: now } };
+    const edit = { type: 'EditStory' as const, data: words, now };
+    const withdraw = { type: 'WithdrawStory' as const, now };
+
+    it('edits a pending story, as often as they like', () => {
+      story.given([submitted]).when(edit).then([edited]);
+      story.given([submitted, edited]).when(edit).then([edited]);
+    });
+
+    it('cannot edit a decided story: 409 with what stands', () => {
+      story.given([submitted, approved]).when(edit).thenFails(409, 'Story was already approved', {
+        status: 'approved',
+        version: 2,
+      });
+      story
+        .given([submitted, rejected])
+        .when(edit)
+        .thenFails(409, 'Story was already rejected', { status: 'rejected' });
+      story.given([submitted, withdrawn]).when(edit).thenFails(404, 'Story not found');
+      story.given([submitted, deleted]).when(edit).thenFails(404, 'Story not found');
+    });
+
+    it('withdraws a story in any state, once', () => {
+      story.given([submitted]).when(withdraw).then([withdrawn]);
+      story.given([submitted, approved]).when(withdraw).then([withdrawn]);
+      story.given([submitted, rejected]).when(withdraw).then([withdrawn]);
+      story.given([submitted, withdrawn]).when(withdraw).thenNothing();
+      story.given([submitted, deleted]).when(withdraw).thenFails(404, 'Story not found');
+      story.given([]).when(withdraw).thenFails(404, 'Story not found');
+    });
+
+    it('leaves nothing an admin can decide once withdrawn', () => {
+      story.given([submitted, withdrawn]).when(review('approved')).thenFails(404, 'Story not found');
+      story
+        .given([submitted, withdrawn])
+        .when({ type: 'SubmitStory', data: submitted.data as never, now })
+        .thenFails(409, 'Story already exists');
+    });
+  });
 });

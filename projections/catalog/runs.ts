@@ -15,17 +15,23 @@ export function scopeOf(event: RecordedEvent): string | undefined {
     case 'ArtworkArchived':
     case 'ArtworkUnarchived':
     case 'ArtworkDeleted':
+    case 'ArtworkEdited':
+    case 'ArtworkWithdrawn':
       return `artwork-${event.data.artworkId}`;
     case 'StorySubmitted':
     case 'StoryApproved':
     case 'StoryRejected':
     case 'StoryDeleted':
+    case 'StoryEdited':
+    case 'StoryWithdrawn':
       return `story-${event.data.storyId}`;
     case 'MediaSubmitted':
     case 'MediaProcessed':
     case 'MediaApproved':
     case 'MediaRejected':
     case 'MediaDeleted':
+    case 'MediaEdited':
+    case 'MediaWithdrawn':
       return `media-${event.data.mediaId}`;
     case 'ItemLiked':
     case 'ItemUnliked':

@@ -19,6 +19,10 @@ const DELETED: Partial<Record<RecordedEvent['type'], 'artwork' | 'story' | 'medi
   ArtworkDeleted: 'artwork',
   StoryDeleted: 'story',
   MediaDeleted: 'media',
+  // a withdrawal takes the item as a delete does (CONTRACT §11)
+  ArtworkWithdrawn: 'artwork',
+  StoryWithdrawn: 'story',
+  MediaWithdrawn: 'media',
 };
 
 /** The forgettings of a catalog batch, in log order (an erasure's items and comments read from `erased_streams`). */

@@ -49,13 +49,23 @@ export function changesOf(event: RecordedEvent): Change[] {
     case 'ArtworkRejected':
     case 'ArtworkArchived':
     case 'ArtworkDeleted':
+    case 'ArtworkWithdrawn':
       return moderated('artwork', event.data.artworkId, 'removed');
     case 'StoryRejected':
     case 'StoryDeleted':
+    case 'StoryWithdrawn':
       return moderated('story', event.data.storyId, 'removed');
     case 'MediaRejected':
     case 'MediaDeleted':
+    case 'MediaWithdrawn':
       return moderated('media', event.data.mediaId, 'removed');
+    // the admins' queue shows a pending item's new words (their lists reload on the queue message)
+    case 'ArtworkEdited':
+      return moderated('artwork', event.data.artworkId);
+    case 'StoryEdited':
+      return moderated('story', event.data.storyId);
+    case 'MediaEdited':
+      return moderated('media', event.data.mediaId);
     case 'ItemLiked':
     case 'ItemUnliked':
       return [{ what: 'likes', kind: event.data.kind, id: event.data.itemId }];

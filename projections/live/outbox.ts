@@ -3,6 +3,7 @@ import { ROOM_OF, ROOMS } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { forgets, forgettingsIn, forgetInOutbox } from './forgetting.ts';
 import { messagesFor, type ServerMessage } from './messages.ts';
+import { mineMessages } from './mine.ts';
 
 export const LIVE_CHANNEL = 'tribute_live';
 /** How far back (in log positions) the outbox keeps messages for reconnecting clients. */
@@ -28,7 +29,8 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
     (m) => !forgettings.some((f) => forgets(f, m.event, m.payload)),
   );
   for (const f of forgettings) await forgetInOutbox(db, f);
-  if (unplaced.length === 0) return;
+  const mine = await mineMessages(db, events);
+  if (unplaced.length === 0 && mine.length === 0) return;
   const { rows } = await db.query<{ last_everyone: number; last_any: number; pruned_through: number }>(
     `SELECT last_everyone, last_any, pruned_through FROM live_state`,
   );
@@ -57,19 +59,28 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
     if (room === ROOMS.everyone) lastEveryone = position;
     lastAny = position;
   }
+  // a sender's own messages come after the step's others and stand outside every audience's sequence
+  // (their `after` is their own position): the web applies them apart, and no catch-up carries them
+  const lastOrd = new Map(messages.map((m) => [m.payload.position, m.ord]));
+  const own = mine.map((m) => {
+    const ord = (lastOrd.get(m.payload.position) ?? -1) + 1;
+    lastOrd.set(m.payload.position, ord);
+    return { ...m, ord, payload: { ...m.payload, after: m.payload.position } };
+  });
+  const placed = [...messages, ...own].sort((a, b) => a.payload.position - b.payload.position || a.ord - b.ord);
   await db.query(
     `INSERT INTO live_messages (position, ord, room, event, after, payload)
      SELECT * FROM unnest($1::bigint[], $2::smallint[], $3::text[], $4::text[], $5::bigint[], $6::jsonb[])`,
     [
-      messages.map((m) => m.payload.position),
-      messages.map((m) => m.ord),
-      messages.map((m) => m.room),
-      messages.map((m) => m.event),
-      messages.map((m) => m.payload.after),
-      messages.map((m) => JSON.stringify(m.payload)),
+      placed.map((m) => m.payload.position),
+      placed.map((m) => m.ord),
+      placed.map((m) => m.room),
+      placed.map((m) => m.event),
+      placed.map((m) => m.payload.after),
+      placed.map((m) => JSON.stringify(m.payload)),
     ],
   );
-  const last = messages.at(-1)!.payload.position;
+  const last = placed.at(-1)!.payload.position;
   const prune = last - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? last - LIVE_RETENTION : prunedThrough;
   if (prune !== prunedThrough) {
     await db.query(

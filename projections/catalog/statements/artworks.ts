@@ -1,5 +1,12 @@
 import type { ArtworkEvent } from '#events/artworks/artwork.ts';
-import { deleteSql, reviewSql, submittedColumns, type Statements } from './statement.ts';
+import {
+  deleteSql,
+  editedWorkColumns,
+  editedWorkSql,
+  reviewSql,
+  submittedColumns,
+  type Statements,
+} from './statement.ts';
 
 const review = reviewSql('artwork');
 
@@ -63,4 +70,10 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
     row: ({ data: d }) => ({ id: d.artworkId }),
     lastPerItem: true,
   },
+  ArtworkEdited: {
+    sql: editedWorkSql('artwork'),
+    row: ({ data: d, position }, personal) => editedWorkColumns(d.artworkId, personal, position),
+    lastPerItem: true,
+  },
+  ArtworkWithdrawn: { sql: deleteSql('artwork'), row: ({ data: d }) => ({ id: d.artworkId }), lastPerItem: true },
 };

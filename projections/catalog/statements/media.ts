@@ -1,5 +1,12 @@
 import type { MediaEvent } from '#events/media/media.ts';
-import { deleteSql, reviewSql, submittedColumns, type Statements } from './statement.ts';
+import {
+  deleteSql,
+  editedWorkColumns,
+  editedWorkSql,
+  reviewSql,
+  submittedColumns,
+  type Statements,
+} from './statement.ts';
 
 const review = reviewSql('media');
 
@@ -55,4 +62,10 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
     lastPerItem: true,
   },
   MediaDeleted: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true },
+  MediaEdited: {
+    sql: editedWorkSql('media'),
+    row: ({ data: d, position }, personal) => editedWorkColumns(d.mediaId, personal, position),
+    lastPerItem: true,
+  },
+  MediaWithdrawn: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true },
 };

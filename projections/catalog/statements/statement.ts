@@ -64,3 +64,19 @@ export function deleteSql(kind: string) {
       likes AS (DELETE FROM catalog_likes l USING r WHERE l.kind = '${kind}' AND l.item_id = r.id)
     DELETE FROM catalog_items c USING r WHERE c.kind = '${kind}' AND c.id = r.id`;
 }
+
+/** A sender's edit of an artwork's or a media item's words (CONTRACT §11): the new values, null once erased. */
+export function editedWorkSql(kind: string) {
+  return `UPDATE catalog_items c SET title = r.title, description = r.description, tags = r.tags,
+      artist_name = r.artist_name, search_text = r.search_text, last_position = r.at
+    FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
+      search_text text, at bigint)
+    WHERE c.kind = '${kind}' AND c.id = r.id`;
+}
+
+export const editedWorkColumns = (id: number, personal: Personal, position: number) => {
+  if (personal.erased) return null;
+  const { title = null, description = null, tags = null, artistName = null } = personal.text;
+  const search_text = searchText(title, description, tags, artistName);
+  return { id, title, description, tags, artist_name: artistName ?? '', search_text, at: position };
+};

@@ -46,4 +46,25 @@ export const storyStatements: Statements<StoryEvent['type']> = {
     lastPerItem: true,
   },
   StoryDeleted: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true },
+  StoryEdited: {
+    // an anonymous story keeps reading 'Anonymous': its sender's name was never recorded
+    sql: `UPDATE catalog_items c SET title = r.title, content = r.content,
+            artist_name = CASE WHEN c.is_anonymous THEN c.artist_name ELSE r.author_name END,
+            search_text = lower(concat_ws(E'\n', r.content, CASE WHEN c.is_anonymous THEN c.artist_name ELSE r.author_name END)),
+            last_position = r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, content text, author_name text, at bigint)
+          WHERE c.kind = 'story' AND c.id = r.id`,
+    row: ({ data: d, position }, { erased, text }) =>
+      erased
+        ? null
+        : {
+            id: d.storyId,
+            title: text.title ?? null,
+            content: text.content ?? '',
+            author_name: text.authorName ?? '',
+            at: position,
+          },
+    lastPerItem: true,
+  },
+  StoryWithdrawn: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true },
 };
