@@ -11,6 +11,8 @@ const NAV = [
   { to: '/create', label: 'Begin Creating' },
   { to: '/submit-media', label: 'Add Media' },
   { to: '/submit-story', label: 'Tell a Story' },
+  // what this browser sent and what became of it (CONTRACT §11)
+  { to: '/mine', label: 'Your contributions' },
 ] as const;
 
 const linkClass =

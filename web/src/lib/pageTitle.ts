@@ -16,7 +16,7 @@ const TITLES: [RegExp, string][] = [
   [/^\/audit$/, 'Audit'],
   [/^\/reveal$/, 'Reveal'],
   [/^\/mural$/, 'Mural'],
-  [/^\/mine$/, 'Your Contributions'],
+  [/^\/mine$/, 'Your contributions'],
   [/^\/artwork\/[^/]+$/, 'Artwork'],
   [/^\/story\/[^/]+$/, 'Story'],
   [/^\/media\/[^/]+$/, 'Media'],

@@ -6,6 +6,7 @@ import {
   type HandshakeAuth,
   type ServerToClientEvents,
 } from '../../../contract/live.ts';
+import type { MineChanged } from '../../../contract/mine.ts';
 import type { Comment } from '../queries/comments.ts';
 import type { FullGalleryItem } from '../queries/gallery.ts';
 import { LiveCache } from './cache.ts';
@@ -28,6 +29,8 @@ export interface LiveHooks {
   /** The projections (the worker) fell more than READY_MAX_LAG behind, or caught up again. */
   catchingUp?(catchingUp: boolean): void;
   connected?(connected: boolean): void;
+  /** One of this browser's own items was decided or withdrawn (CONTRACT §11), after its list was marked stale. */
+  mine?(change: MineChanged): void;
 }
 
 export interface LiveClient {
@@ -94,6 +97,11 @@ export function startLiveClient(
     showFollowers.set(following);
   });
   socket.on('projections:lag', ({ catchingUp }) => hooks.catchingUp?.(catchingUp));
+  // the sender's own news stands outside the sequence: it only says to read "Your contributions" again
+  socket.on('mine:changed', (change) => {
+    void queryClient.invalidateQueries({ queryKey: ['mine'] });
+    hooks.mine?.(change);
+  });
   // whether the page follows the show: a new connection is a new socket to the server, so say it again
   const tellFollowing = () => {
     if (socket.connected) socket.emit('show:follow', followsShow.get());

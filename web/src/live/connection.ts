@@ -4,6 +4,7 @@ import { io } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { getSessionToken } from '../lib/session.ts';
 import { createStore, useStore } from '../lib/store.ts';
+import type { MineChanged } from '../../../contract/mine.ts';
 import type { LiveMessage } from './sequence.ts';
 import { startLiveClient } from './client.ts';
 import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
@@ -74,6 +75,22 @@ function announceArrival(item: FullGalleryItem) {
   });
 }
 
+const MINE_NEWS = {
+  approved: (noun: string) => ({ title: `Your ${noun} is in the gallery!`, description: 'Everyone can see it now.' }),
+  rejected: (noun: string) => ({
+    title: `Your ${noun} will not be shown`,
+    description: 'The organisers decided not to include it.',
+  }),
+  withdrawn: (noun: string) => ({ title: `Your ${noun} was withdrawn`, description: 'It has been taken back.' }),
+};
+const NOUNS = { artwork: 'artwork', story: 'story', media: 'message' } as const;
+
+/** "Your artwork is in the gallery!": the sender hears what became of their item, wherever they are. */
+function announceMine(change: MineChanged) {
+  if (change.status === 'pending') return;
+  toast(MINE_NEWS[change.status](NOUNS[change.kind]));
+}
+
 interface LiveDebug {
   connected: boolean;
   lastPosition: number | undefined;
@@ -131,6 +148,7 @@ export function connectRealtime(queryClient: QueryClient): () => void {
       if (debug) debug.resyncs += 1;
     },
     presence: (count) => online.set(count),
+    mine: announceMine,
     catchingUp: (behind) => catchingUp.set(behind),
     connected: (connected) => {
       if (debug) debug.connected = connected;
