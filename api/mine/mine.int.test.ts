@@ -276,6 +276,23 @@ describe('DELETE /api/mine/{kind}/{id}', () => {
   });
 });
 
+describe("a withdrawal and the show's queue", () => {
+  it("leaves the show's up next when its item is withdrawn during the show", async () => {
+    const ids = [await story(ann, 'Show one'), await story(ann, 'Show two'), await story(ann, 'Show three')];
+    for (const id of ids) await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
+    const started = await admin('POST', '/api/show', { action: 'start' });
+    expect(started.status).toBe(200);
+    const next = started.body.upNext as Array<{ kind: string; id: number }>;
+    const leaving = next.find((i) => i.kind === 'story' && ids.includes(i.id))!;
+    expect(leaving).toBeDefined();
+    expect((await ann('DELETE', `/api/mine/story/${leaving.id}`)).status).toBe(200);
+    const show = await bob('GET', '/api/show');
+    expect(show.body.upNext).not.toContainEqual(leaving);
+    expect(show.body.upNext.length).toBeGreaterThan(0);
+    await admin('POST', '/api/show', { action: 'stop' });
+  });
+});
+
 describe('mine:changed', () => {
   it("reaches only the sender's own sockets when its item is decided", async () => {
     const annSocket = await open(annToken);

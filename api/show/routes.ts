@@ -69,9 +69,21 @@ async function showAnswer(deps: Deps) {
     current: items[index] ?? null,
     index,
     total: items.length,
-    upNext: items.slice(index + 1, index + 1 + UP_NEXT),
+    upNext: (await stillThere(deps, items.slice(index + 1))).slice(0, UP_NEXT),
     position,
   };
+}
+
+/** Of the deck's items, those the catalog still holds: a withdrawn or deleted one is skipped (decision 089). */
+async function stillThere(deps: Deps, items: ShowItemRef[]): Promise<ShowItemRef[]> {
+  const submissions = items.filter((i) => i.kind !== MURAL_ITEM.kind);
+  if (submissions.length === 0) return items;
+  const { rows } = await deps.pool.query<{ kind: string; id: number }>(
+    `SELECT kind, id::int AS id FROM catalog_items WHERE (kind, id) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))`,
+    [submissions.map((i) => i.kind), submissions.map((i) => i.id)],
+  );
+  const held = new Set(rows.map((r) => `${r.kind}-${r.id}`));
+  return items.filter((i) => i.kind === MURAL_ITEM.kind || held.has(`${i.kind}-${i.id}`));
 }
 
 /** Every approved item in the reveal's order (the gallery's order of the day), as the show's list. */

@@ -66,7 +66,7 @@ describe('Your contributions', () => {
 
     // the admin approves; the sender's open page says so, and a toast tells them
     await admin.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => card.getByText('In the gallery').isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => card.getByText('In the gallery', { exact: true }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(visible(sender, 'Your story is in the gallery!')).toBe(true);
     expect(await card.getByRole('button', { name: 'Edit' }).count()).toBe(0);
 
@@ -81,7 +81,7 @@ describe('Your contributions', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await card.getByText('In the gallery').isVisible()).toBe(true);
+    expect(await card.getByText('In the gallery', { exact: true }).isVisible()).toBe(true);
 
     await card.getByRole('button', { name: 'Withdraw' }).click();
     await sender
@@ -97,6 +97,7 @@ describe('Your contributions', () => {
 
   it('is linked from the phone menu and says when nothing was sent', async () => {
     const phone = await signedIn(PASSWORDS.guest, { width: 390, height: 844 });
+    await phone.goto('/gallery');
     await phone.getByRole('button', { name: 'Open menu' }).click();
     await phone.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Your contributions' }).click();
     await phone.waitForURL('**/mine');
