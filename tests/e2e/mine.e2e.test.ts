@@ -66,7 +66,9 @@ describe('Your contributions', () => {
 
     // the admin approves; the sender's open page says so, and a toast tells them
     await admin.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => card.getByText('In the gallery', { exact: true }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => card.getByText('In the gallery', { exact: true }).isVisible(), { timeout: 10_000 })
+      .toBe(true);
     await expect.poll(visible(sender, 'Your story is in the gallery!')).toBe(true);
     expect(await card.getByRole('button', { name: 'Edit' }).count()).toBe(0);
 
