@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pseudonyms } from '#api/engagement/pseudonyms.ts';
 import type { Kind } from '#projections/catalog/items.ts';
-import { freshDatabase } from '../tests/support/database.ts';
+import { freshDatabase, serverUrl } from '../tests/support/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -100,7 +100,7 @@ describe('every command', () => {
 
 describe('npm run migrate', () => {
   it('migrates an empty database once, then finds it up to date', async () => {
-    const base = new URL(inject('postgresUrl'));
+    const base = new URL(serverUrl());
     const name = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: base.toString() });
     await admin.connect();

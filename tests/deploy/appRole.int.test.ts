@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#api/config.ts';
 import { startServer, type RunningServer } from '#api/server.ts';
+import { serverUrl } from '../support/database.ts';
 import { ADMIN_KEY, client, PASSWORDS } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -32,7 +33,7 @@ function appRoleStatements(): string[] {
     .filter(Boolean);
 }
 
-const superuser = () => new pg.Client({ connectionString: inject('postgresUrl') });
+const superuser = () => new pg.Client({ connectionString: serverUrl() });
 let server: RunningServer;
 let dataDir: string;
 let appUrl: string;
@@ -45,7 +46,7 @@ beforeAll(async () => {
   } finally {
     await admin.end();
   }
-  const url = new URL(inject('postgresUrl'));
+  const url = new URL(serverUrl());
   url.username = role.user;
   url.password = role.password;
   url.pathname = `/${role.database}`;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,34 +9,69 @@ import { migrate } from '#db/migrate.ts';
 import { createPool, startEmbedded } from '#db/postgres.ts';
 
 /**
- * One real PostgreSQL for the run (DATABASE_URL when given, else an embedded one in a temp dir), and
- * on it one database migrated once: each test file's database is a copy of it (freshDatabase), which
- * is much quicker than running every migration again.
+ * A real PostgreSQL cluster for each vitest worker, and in each one database migrated once: a test
+ * file's database is a copy of it (freshDatabase), much quicker than running every migration again.
+ *
+ * One cluster per worker, not one for the run: transaction ids and the snapshot horizon
+ * (pg_snapshot_xmin, which the chain sealer waits on) are cluster-wide, so a transaction open in one
+ * file's database would hold back sealing in a file running beside it. The cluster is made once
+ * (initdb and migrations) and its stopped data directory copied for each worker.
+ *
+ * With DATABASE_URL there is one external server for every worker: vitest.config.ts then runs one
+ * file at a time.
  */
 export default async function setup(project: TestProject) {
-  let url = process.env.DATABASE_URL;
-  let stop = async () => {};
-  const external = !!url;
-  if (!url) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-pg-'));
-    fs.chmodSync(dir, 0o777);
-    const db = await startEmbedded(path.join(dir, 'data'));
-    url = db.url;
-    stop = async () => {
-      await db.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    };
+  const external = process.env.DATABASE_URL;
+  if (external) {
+    const template = await migratedTemplate(external);
+    provide(project, [external], template, true);
+    return () => dropTemplate(external, template);
   }
-  const template = await migratedTemplate(url);
-  project.provide('postgresUrl', url);
-  project.provide('templateDatabase', template);
-  // On the embedded server, whose whole cluster is removed at the end, a file's database is left
-  // until then (a DROP DATABASE costs about a second of a busy disk); on an external one it is dropped.
-  project.provide('dropDatabases', external);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-pg-'));
+  // the embedded server runs as another user when the tests run as root
+  fs.chmodSync(dir, 0o777);
+  const first = path.join(dir, 'worker-1');
+  const made = await startEmbedded(first);
+  let template: string;
+  try {
+    template = await migratedTemplate(made.url);
+  } finally {
+    await made.stop();
+  }
+  const workers = Math.max(1, project.globalConfig.maxWorkers);
+  for (let i = 2; i <= workers; i++) copyCluster(first, path.join(dir, `worker-${i}`));
+  const clusters = await Promise.all(
+    Array.from({ length: workers }, (_, i) => startEmbedded(path.join(dir, `worker-${i + 1}`))),
+  );
+  provide(
+    project,
+    clusters.map((c) => c.url),
+    template,
+    false,
+  );
   return async () => {
-    await dropTemplate(url, template);
-    await stop();
+    await Promise.all(clusters.map((c) => c.stop()));
+    fs.rmSync(dir, { recursive: true, force: true });
   };
+}
+
+function provide(project: TestProject, urls: string[], template: string, dropDatabases: boolean) {
+  project.provide('postgresUrls', urls);
+  project.provide('templateDatabase', template);
+  // On the embedded servers, removed whole at the end, a file's database is left until then (a DROP
+  // DATABASE costs about a second of a busy disk); on an external one it is dropped.
+  project.provide('dropDatabases', dropDatabases);
+}
+
+/**
+ * A stopped cluster's data directory and the password file beside it (db/postgres.ts). `cp -a` keeps
+ * the owner and modes: run as root, the embedded server's files belong to the postgres user, and
+ * PostgreSQL refuses a data directory open to others.
+ */
+function copyCluster(from: string, to: string) {
+  execFileSync('cp', ['-a', from, to]);
+  fs.copyFileSync(`${from}.password`, `${to}.password`);
 }
 
 /**
@@ -76,7 +112,8 @@ async function onServer<T>(serverUrl: string, use: (c: pg.Client) => Promise<T>)
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    postgresUrl: string;
+    /** one server per vitest worker (VITEST_POOL_ID 1 is the first); see serverUrl() */
+    postgresUrls: string[];
     /** a migrated database to copy (CREATE DATABASE … TEMPLATE), closed to connections */
     templateDatabase: string;
     /** whether a file's database is dropped when it is done with, or left for the end of the run */
