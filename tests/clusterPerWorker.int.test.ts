@@ -14,7 +14,6 @@ describe('a PostgreSQL cluster per vitest worker', () => {
     expect(urls()).toContain(serverUrl());
     if (process.env.DATABASE_URL) return expect(urls()).toEqual([process.env.DATABASE_URL]);
     const directories = await Promise.all(urls().map((url) => query(url, 'SHOW data_directory')));
-    expect(urls().length).toBeGreaterThan(1);
     expect(new Set(directories.map((rows) => rows[0]!.data_directory)).size).toBe(urls().length);
   });
 });
