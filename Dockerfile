@@ -17,7 +17,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 # ---- runtime: production dependencies, Debian's ffmpeg, tini, a user without privileges ----
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends ffmpeg tini ca-certificates \
+  && apt-get install -y --no-install-recommends ffmpeg fonts-dejavu-core tini ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \

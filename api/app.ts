@@ -6,6 +6,7 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import { adminRoutes } from './admin/routes.ts';
 import { keepsakeRoutes } from './keepsake/routes.ts';
+import { montageRoutes } from './montage/routes.ts';
 import { artworkRoutes } from './artworks/routes.ts';
 import { auditorsOnlyRead, loadSession, requireSession } from './auth/middleware.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -77,6 +78,7 @@ export function createApp(deps: Deps) {
   api.use(historyRoutes(deps));
   api.use(keepsakeRoutes(deps));
   api.use(mineRoutes(deps));
+  api.use(montageRoutes(deps));
   api.use(adminRoutes(deps));
   api.use((req) => {
     throw new HttpError(404, `No such call: ${req.method} ${req.baseUrl}${req.path}`);

@@ -16,6 +16,7 @@ beforeAll(async () => {
       throw new Error('ffmpeg refused the file');
     },
     'sweep-uploads': async () => {},
+    'make-montage': async () => {},
   };
   queue = await JobQueue.start(db.url, handlers);
 });

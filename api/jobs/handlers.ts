@@ -13,6 +13,7 @@ import { storeCardImages } from '../images/cards.ts';
 import { cardVersionOf } from '#projections/catalog/cardImages.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import { makePoster, removeMetadata, transcodeToM4a, transcodeToMp4 } from '../video/index.ts';
+import { handleMakeMontage } from '../montage/makeMontage.ts';
 import type { JobHandlers, JobPayloads } from './jobQueue.ts';
 
 const system = () => ({ role: 'system' as const, now: new Date().toISOString() });
@@ -115,5 +116,6 @@ export function jobHandlers(deps: Deps): JobHandlers {
     'sweep-uploads': () => handleSweepUploads(deps),
     'make-artwork-renditions': (data) => handleMakeArtworkRenditions(deps, data),
     'process-media': (data) => handleProcessMedia(deps, data),
+    'make-montage': (data) => handleMakeMontage(deps, data),
   };
 }

@@ -8,11 +8,12 @@ export interface JobPayloads {
   'make-artwork-renditions': { artworkId: number };
   'process-media': { mediaId: number };
   'sweep-uploads': Record<string, never>;
+  'make-montage': { runId: string };
 }
 export type JobName = keyof JobPayloads;
 export type JobHandlers = { [K in JobName]: (data: JobPayloads[K]) => Promise<void> };
 
-const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions', 'process-media', 'sweep-uploads'];
+const JOB_NAMES: readonly JobName[] = ['make-artwork-renditions', 'process-media', 'sweep-uploads', 'make-montage'];
 /**
  * How long a job may run before pg-boss counts it as failed and retries it: longer than its longest
  * run (process-media: a 20-minute transcode, its poster and probe, and the copies to and from storage),
@@ -22,13 +23,15 @@ export const JOB_EXPIRY_SECONDS: Record<JobName, number> = {
   'make-artwork-renditions': 15 * 60,
   'process-media': 60 * 60,
   'sweep-uploads': 15 * 60,
+  // every approved video is encoded again: minutes for 20 one-minute clips (BENCHMARKS.md)
+  'make-montage': 3 * 60 * 60,
 };
 /**
  * Where a media job goes after its last try (docs/decisions/082): kept, with its data, for the
  * operator (docs/runbook.md), instead of vanishing as a failed row. No worker takes from it.
  */
 export const MEDIA_DEAD_LETTER = 'media-dead-letter';
-const MEDIA_JOBS: readonly JobName[] = ['make-artwork-renditions', 'process-media'];
+const MEDIA_JOBS: readonly JobName[] = ['make-artwork-renditions', 'process-media', 'make-montage'];
 /**
  * Retries: 3 after the first try, waiting 2 s, then about 4 and 8 (pg-boss's exponential backoff,
  * with jitter, at most 5 minutes), so a passing fault (the object store restarting) is outlasted

@@ -25,4 +25,5 @@ export {
   transcodeToMp4,
 } from './convert.ts';
 export { ALLOWED_DECODERS } from './tools.ts';
+export { joinMontageSegments, MONTAGE, MONTAGE_LOUDNESS, renderMontageSegment } from './montage.ts';
 export { type MediaTool, mediaToolPaths, runTool, type ToolRun, type ToolRunner } from './tools.ts';

@@ -20,10 +20,12 @@ export interface ToolRun {
   args: readonly string[];
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The directory it runs in: the montage names its own files relatively, never escaping a path. */
+  cwd?: string;
 }
 
 /** Runs one tool to completion and resolves with its stdout. Injectable so tests can watch the calls. */
-export type ToolRunner = (run: ToolRun) => Promise<{ stdout: string }>;
+export type ToolRunner = (run: ToolRun) => Promise<{ stdout: string; stderr?: string }>;
 
 export interface MediaToolPaths {
   ffmpeg: string;
@@ -71,12 +73,12 @@ function onPath(name: string): string | undefined {
 const MAX_STDOUT = 4 * 1024 * 1024;
 const STDERR_TAIL = 2000;
 
-export const runTool: ToolRunner = async ({ tool, args, timeoutMs, signal }) => {
+export const runTool: ToolRunner = async ({ tool, args, timeoutMs, signal, cwd }) => {
   const binary = (await mediaToolPaths())[tool];
   if (signal?.aborted) throw new MediaToolFailed({ tool, exitCode: null, signal: null, aborted: true, detail: '' });
   return new Promise((resolve, reject) => {
     // stdin is closed too: ffprobe has no -nostdin, and ffmpeg must never wait on a terminal.
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true });
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true, cwd });
     let stdout = '';
     let stderr = '';
     let killedFor: 'timeout' | 'abort' | 'output' | undefined;
@@ -104,7 +106,7 @@ export const runTool: ToolRunner = async ({ tool, args, timeoutMs, signal }) => 
     child.on('close', (exitCode, exitSignal) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (exitCode === 0 && !killedFor) return resolve({ stdout });
+      if (exitCode === 0 && !killedFor) return resolve({ stdout, stderr });
       reject(
         new MediaToolFailed({
           tool,
