@@ -168,6 +168,11 @@ describe('the montage', () => {
     const again = await probeMedia(await download(guestToken, 'again.mp4'));
     expect(Math.abs(again.durationSeconds - (expected + 2 + 2))).toBeLessThan(0.5);
 
+    // the sender withdrawing a video (issue 24) makes it stale, and the film is no longer served
+    expect((await guest('DELETE', `/api/mine/media/${loud}`)).status).toBe(200);
+    expect((await admin('GET', '/api/admin/montage')).body.state).toBe('stale');
+    expect((await guest('GET', '/api/montage.mp4')).status).toBe(404);
+
     // a deleted video makes it stale too
     expect((await admin('DELETE', `/api/media/${silent}`, undefined, { 'admin-key': ADMIN_KEY })).status).toBe(200);
     expect((await admin('GET', '/api/admin/montage')).body.state).toBe('stale');
