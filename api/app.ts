@@ -88,6 +88,8 @@ export function createApp(deps: Deps) {
   if (fs.existsSync(path.join(WEB_DIR, 'index.html'))) {
     // Vite's file names carry a hash of their content: they never change, so browsers keep them
     app.use('/assets', express.static(path.join(WEB_DIR, 'assets'), { immutable: true, maxAge: '1y' }));
+    // a file of an older build is gone: 404, not the page, which a browser would try to run as a script
+    app.use('/assets', (_req, res) => void res.status(404).type('text/plain').send('Not found'));
     app.use(express.static(WEB_DIR, { index: false, maxAge: '1h' }));
     app.get(/.*/, (_req, res) => res.sendFile(path.join(WEB_DIR, 'index.html')));
   }

@@ -5,6 +5,7 @@ import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen.ts';
 import { isUnauthorized } from './lib/api.ts';
 import { clearSession, getSession } from './lib/session.ts';
+import { ErrorScreen } from './components/ErrorScreen.tsx';
 import './styles.css';
 
 // A 401 while the flags say "signed in" means the session expired: drop the flags and the gate returns.
@@ -28,6 +29,8 @@ const router = createRouter({
   // Preloads only warm the query cache; TanStack Query decides freshness.
   defaultPreloadStaleTime: 0,
   scrollRestoration: true,
+  // a screen that throws shows a way back instead of a blank page
+  defaultErrorComponent: ErrorScreen,
 });
 
 declare module '@tanstack/react-router' {

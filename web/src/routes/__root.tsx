@@ -6,6 +6,7 @@ import { adminQueueQueryOptions } from '../queries/admin.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
 import { CatchingUp } from '../components/CatchingUp.tsx';
+import { ConnectionBar } from '../components/ConnectionBar.tsx';
 import { Header } from '../components/Header.tsx';
 import { LoadingScreen } from '../components/LoadingScreen.tsx';
 import { Toaster } from '../components/Toaster.tsx';
@@ -80,6 +81,7 @@ function SignedInApp({ pathname }: { pathname: string }) {
       </a>
       {/* The landing page has no header; the reveal slideshow is the whole screen. */}
       {pathname !== '/' && pathname !== '/reveal' && <Header />}
+      <ConnectionBar />
       <CatchingUp />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />

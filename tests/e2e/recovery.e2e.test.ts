@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { seeder, signedInContext } from '../support/seedGallery.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+/** Issue 27, point 2: no dead screens. A screen that throws, a tab open across a redeploy, a lost connection. */
+let t: TestServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const SCREENS = 'test-results/screens';
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+beforeAll(async () => {
+  [t, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  const seed = await seeder(t);
+  await seed.story({ title: 'Still Here', content: 'A story that outlives every hiccup.' });
+  fs.mkdirSync(SCREENS, { recursive: true });
+}, 180_000);
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await t?.close();
+});
+
+async function open(url: string, options = {}): Promise<Page> {
+  const { context, page } = await signedInContext(browser, t, 'guest', options);
+  contexts.push(context);
+  await page.goto(url);
+  return page;
+}
+
+const visible = (page: Page, text: string | RegExp) =>
+  expect.poll(() => page.getByText(text).first().isVisible(), { timeout: 10_000 }).toBe(true);
+
+describe('no dead screens (issue 27)', () => {
+  it('a screen that throws shows a way back, and Try again draws it once the cause is gone', async () => {
+    const page = await open('/gallery');
+    await visible(page, 'Still Here');
+    // the gallery's answer in a shape the screen cannot draw (a server bug, a proxy's page)
+    await page.route('**/api/gallery?**', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"items":[null],"total":1}' }),
+    );
+    await page.goto('/gallery');
+    await visible(page, 'Something went wrong on this screen');
+    await page.screenshot({ path: `${SCREENS}/error-screen-desktop.png` });
+    await page.unroute('**/api/gallery?**');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await visible(page, 'Still Here');
+    expect(await page.getByText('Something went wrong on this screen').count()).toBe(0);
+  });
+
+  it('a tab open across a redeploy loads the new build once when a screen it opens is gone', async () => {
+    const page = await open('/gallery', PHONE);
+    await visible(page, 'Still Here');
+    let loads = 0;
+    page.on('load', () => loads++);
+    // the first build's screen file is gone (the new server answers 404), then the reload fetches again
+    let refused = 0;
+    await page.route(/\/assets\/submit-story-[^/]+\.js$/, async (route) => {
+      if (refused++ === 0) return route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
+      return route.continue();
+    });
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/submit-story');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect.poll(() => loads, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 10_000 })
+      .toMatch(/story/i);
+    expect(new URL(page.url()).pathname).toBe('/submit-story');
+
+    // a file really missing does not loop: one reload, then a screen that says so
+    await page.route(/\/assets\/submit-media-[^/]+\.js$/, (route) =>
+      route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }),
+    );
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/submit-media');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await visible(page, 'The gallery was updated');
+    await page.waitForTimeout(1000);
+    expect(loads).toBe(2);
+    await page.screenshot({ path: `${SCREENS}/stale-build-phone.png` });
+
+    // and the server itself answers a missing file with 404, never the page
+    const missing = await fetch(`${t.url}/assets/gone-0123abcd.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^text\/plain/);
+  });
+
+  it('says when the connection is lost, offline or with the server away, and clears when it is back', async () => {
+    const { context, page } = await signedInContext(browser, t, 'guest');
+    contexts.push(context);
+    // the server's WebSocket, through a route that can take the server away and bring it back
+    let down = false;
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (down) return void ws.close({ code: 1012, reason: 'restarting' });
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await page.route('**/socket.io/**', (route) => (down ? route.abort('connectionrefused') : route.continue()));
+    await page.goto('/gallery');
+    await visible(page, 'Still Here');
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const bar = page.locator('[data-connection]');
+    expect(await bar.count()).toBe(0);
+
+    await context.setOffline(true);
+    await expect.poll(() => bar.getAttribute('data-connection'), { timeout: 10_000 }).toBe('offline');
+    await visible(page, 'You are offline');
+    await page.screenshot({ path: `${SCREENS}/offline-bar-desktop.png` });
+    await context.setOffline(false);
+    await expect.poll(() => bar.count(), { timeout: 15_000 }).toBe(0);
+
+    // the server goes away: its WebSocket closes, and no new one or long-poll gets through
+    down = true;
+    for (const ws of sockets.splice(0)) await ws.close({ code: 1012, reason: 'restarting' });
+    await expect.poll(() => bar.getAttribute('data-connection'), { timeout: 15_000 }).toBe('reconnecting');
+    await visible(page, 'Reconnecting');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SCREENS}/reconnecting-bar-desktop-dark.png` });
+    // it comes back; "Try now" does not wait for the next backoff step
+    down = false;
+    await page.getByRole('button', { name: 'Try now' }).click();
+    await expect.poll(() => bar.count(), { timeout: 15_000 }).toBe(0);
+    expect(sockets.length).toBeGreaterThan(0);
+  });
+});
