@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventStore } from '#events/store.ts';
+import { catalogProjection } from '#projections/catalog/catalogProjection.ts';
+import { check } from '#projections/maintenance.ts';
 import { jpegDataUrl } from '../../tests/support/images.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 
@@ -276,6 +279,20 @@ describe('DELETE /api/mine/{kind}/{id}', () => {
   });
 });
 
+describe('the edit budget', () => {
+  it('refuses a 31st edit in ten minutes with 429, and refused input costs nothing', async () => {
+    const carol = client(t.url, await t.login('guest'));
+    const id = await story(carol, 'Edited many times');
+    expect((await carol('PATCH', `/api/mine/story/${id}`, { content: '' })).status).toBe(400);
+    for (let n = 1; n <= 30; n++) {
+      expect((await carol('PATCH', `/api/mine/story/${id}`, { content: `Version ${n}` })).status).toBe(200);
+    }
+    const refused = await carol('PATCH', `/api/mine/story/${id}`, { content: 'One too many' });
+    expect(refused.status).toBe(429);
+    expect((await carol('GET', '/api/mine')).body.items[0].text.content).toBe('Version 30');
+  });
+});
+
 describe("a withdrawal and the show's queue", () => {
   it("leaves the show's up next when its item is withdrawn during the show", async () => {
     const ids = [await story(ann, 'Show one'), await story(ann, 'Show two'), await story(ann, 'Show three')];
@@ -329,5 +346,36 @@ describe('mine:changed', () => {
       );
       expect(batch.messages.map((m) => m.event)).not.toContain('mine:changed');
     }
+  });
+});
+
+describe('edits and withdrawals in the log', () => {
+  it('verify, rebuild to the same read models, export, and travel in time', async () => {
+    const kept = await story(ann, 'Kept after the edit', { title: 'First words' });
+    expect((await ann('PATCH', `/api/mine/story/${kept}`, { title: 'Second words' })).status).toBe(200);
+    await admin('PATCH', `/api/admin/stories/${kept}`, { status: 'approved' });
+    const gone = await story(ann, 'Taken back after the approval');
+    await admin('PATCH', `/api/admin/stories/${gone}`, { status: 'approved' });
+    const approvedAt = (await admin('GET', '/api/admin/events?order=desc&limit=1')).body.events[0].seq as number;
+    expect((await ann('DELETE', `/api/mine/story/${gone}`)).status).toBe(200);
+
+    expect((await admin('GET', '/api/admin/events/verify')).body).toMatchObject({ ok: true });
+    expect(await check(new EventStore(t.db.pool), catalogProjection)).toEqual({ ok: true });
+
+    const exported = await fetch(`${t.url}/api/admin/events/export`, { headers: { 'x-session-token': adminToken } });
+    const events = (await exported.text())
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { streamId: string; type: string });
+    const typesIn = (stream: string) => events.filter((e) => e.streamId === stream).map((e) => e.type);
+    expect(typesIn(`story-${kept}`)).toEqual(['StorySubmitted', 'StoryEdited', 'StoryApproved']);
+    expect(typesIn(`story-${gone}`)).toEqual(['StorySubmitted', 'StoryApproved', 'StoryWithdrawn']);
+
+    // the gallery as it was: the edited words; the withdrawn story's words went with it, from the past too
+    const then = (await admin('GET', `/api/gallery?at=${approvedAt}&q=after+the`)).body.items as Array<
+      Record<string, unknown>
+    >;
+    expect(then.find((i) => i.kind === 'story' && i.id === kept)).toMatchObject({ title: 'Second words' });
+    expect(then.find((i) => i.kind === 'story' && i.id === gone)).toBeUndefined();
   });
 });
