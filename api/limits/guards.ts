@@ -39,6 +39,9 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
   router.post(['/artworks', '/stories', '/media', '/upload-direct', '/media/submit-optimized'], submissions);
   router.post(['/upload-direct', '/media/submit-optimized'], uploadsPerAddress(limiter));
   router.post('/:kind/:id/comments', writeLimit(limiter, 'comments'));
+  const edits = writeLimit(limiter, 'edits');
+  router.patch('/mine/:kind/:id', edits);
+  router.delete('/mine/:kind/:id', edits);
   const likes = writeLimit(limiter, 'likes');
   router.post(['/:kind/:id/likes', '/:kind/:id/like'], likes);
   router.delete('/:kind/:id/likes', likes);

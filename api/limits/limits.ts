@@ -29,6 +29,8 @@ export const LIMITS = {
   secretOverall: { limit: 100, windowMs: HOUR },
   submissions: { limit: 30, windowMs: HOUR },
   comments: { limit: 30, windowMs: 10 * MINUTE },
+  /** a sender's edits and withdrawals of their own items (CONTRACT §11): each is an event in the log */
+  edits: { limit: 30, windowMs: 10 * MINUTE },
   likes: { limit: 120, windowMs: MINUTE },
   /** reactions on the show from one visitor (CONTRACT §7: more than 5 a second are refused) */
   reactions: { limit: 5, windowMs: SECOND },
@@ -52,6 +54,8 @@ export const PER_ADDRESS = {
   submissions: { limit: 2 * OFFICE, windowMs: HOUR },
   /** 2 each in ten minutes (one visitor: 30) */
   comments: { limit: 2 * OFFICE, windowMs: 10 * MINUTE },
+  /** 2 each in ten minutes (one visitor: 30) */
+  edits: { limit: 2 * OFFICE, windowMs: 10 * MINUTE },
   /** 4 each a minute (one visitor: 120) */
   likes: { limit: 4 * OFFICE, windowMs: MINUTE },
   /**
@@ -187,7 +191,7 @@ export function secretLimits(
   };
 }
 
-type WriteName = 'submissions' | 'comments' | 'likes' | 'reactions' | 'views' | 'muralStrokes';
+type WriteName = 'submissions' | 'comments' | 'edits' | 'likes' | 'reactions' | 'views' | 'muralStrokes';
 
 /**
  * Writes by one visitor (a session's visitor id; the browser's, across logins), then by its address
