@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
+import type { MontageStatus } from '#contract/montage.ts';
 import { listApprovedVideos, type ApprovedVideo } from '#projections/catalog/approvedVideos.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
@@ -8,13 +9,11 @@ import { parseRange } from '../http/range.ts';
 import { sendStream } from '../http/sendStream.ts';
 import { beginRun, readMontage, type MontageRow, type RunClip } from './montageRun.ts';
 
-export type MontageState = 'none' | 'running' | 'ready' | 'stale' | 'failed';
-
 /** The approved videos are no longer those the run joined (an approval, a deletion, a withdrawal). */
 const differs = (run: RunClip[], now: ApprovedVideo[]) =>
   run.length !== now.length || run.some((clip, i) => clip.id !== now[i]!.id);
 
-function stateOf(row: MontageRow | undefined, now: ApprovedVideo[]): MontageState {
+function stateOf(row: MontageRow | undefined, now: ApprovedVideo[]): MontageStatus['state'] {
   if (!row) return 'none';
   if (row.state === 'ready' && differs(row.clips, now)) return 'stale';
   return row.state;
@@ -28,17 +27,14 @@ export function montageRoutes(deps: Deps) {
   async function status() {
     const [row, videos] = await Promise.all([readMontage(deps.pool), listApprovedVideos(deps.pool)]);
     const state = stateOf(row, videos);
-    return {
-      row,
-      videos,
-      answer: {
-        state,
-        progress: row ? Math.round(row.progress * 100) / 100 : 0,
-        clips: row ? row.clips.length : 0,
-        duration: state === 'ready' || state === 'stale' ? row!.duration_seconds : null,
-        approvedVideos: videos.length,
-      },
+    const answer: MontageStatus = {
+      state,
+      progress: row ? Math.round(row.progress * 100) / 100 : 0,
+      clips: row ? row.clips.length : 0,
+      duration: state === 'ready' || state === 'stale' ? row!.duration_seconds : null,
+      approvedVideos: videos.length,
     };
+    return { row, videos, answer };
   }
 
   router.get('/admin/montage', adminOnly, async (_req, res) => {

@@ -8,6 +8,7 @@ import { PendingArtworks } from './-components/admin/PendingArtworks.tsx';
 import { ArchivedArtworks } from './-components/admin/ArchivedArtworks.tsx';
 import { PendingStories } from './-components/admin/PendingStories.tsx';
 import { PendingMedia } from './-components/admin/PendingMedia.tsx';
+import { MontagePanel } from './-components/admin/MontagePanel.tsx';
 
 export const Route = createFileRoute('/admin')({
   loader: ({ context }) => {
@@ -103,6 +104,7 @@ function ReviewPanel() {
         {tab === 'stories' && <PendingStories />}
         {tab === 'media' && <PendingMedia />}
       </div>
+      <MontagePanel />
     </div>
   );
 }
