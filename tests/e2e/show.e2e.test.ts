@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import jsqr from 'jsqr';
+import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
@@ -10,6 +12,9 @@ let browser: Browser;
 let seed: Seeder;
 const contexts: BrowserContext[] = [];
 const SCREENS = 'test-results/screens';
+// jsqr is CommonJS with its function on `default`: vitest's interop hands over the function, Node the exports
+const jsQR: typeof jsqr.default =
+  (jsqr as unknown as { default?: typeof jsqr.default }).default ?? (jsqr as unknown as typeof jsqr.default);
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 beforeAll(async () => {
@@ -156,6 +161,23 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
     await expect
       .poll(() => big.locator('[data-wake-lock]').getAttribute('data-wake-lock'), { timeout: 10_000 })
       .toBe('held');
+  });
+
+  it("shows the gallery's address as a QR code on the big screen, not on a phone", async () => {
+    const big = await open('guest', '/reveal', { viewport: { width: 1280, height: 720 } });
+    const code = big.getByRole('img', { name: /^QR code:/ });
+    await expect.poll(() => code.isVisible(), { timeout: 10_000 }).toBe(true);
+    await big.screenshot({ path: `${SCREENS}/reveal-join-code-desktop.png` });
+    // what a phone's camera reads from the screen's pixels
+    const { data, info } = await sharp(await code.screenshot())
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const read = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+    expect(read?.data).toBe(`${t.url}/`);
+    const phone = await open('guest', '/reveal', PHONE);
+    await expect.poll(() => phone.getByText('Celebrating').first().isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await phone.getByRole('img', { name: /^QR code:/ }).isVisible()).toBe(false);
   });
 
   it("records a drawing's strokes in /create and replays them in the show, ending on the submitted image", async () => {

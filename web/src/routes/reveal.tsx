@@ -6,6 +6,7 @@ import { tributeQueryOptions } from '../queries/tribute.ts';
 import { getSession } from '../lib/session.ts';
 import { SparklesIcon } from '../components/icons.tsx';
 import { Spinner } from '../components/Spinner.tsx';
+import { JoinCode } from './-components/reveal/JoinCode.tsx';
 import { RevealControls } from './-components/reveal/RevealControls.tsx';
 import { Slide } from './-components/reveal/Slide.tsx';
 import { SLIDE_MS, slideCaption } from './-components/reveal/slideshow.ts';
@@ -87,14 +88,20 @@ function RevealPage() {
           <h1 className="font-display text-xl font-bold sm:text-3xl">Tribute Gallery</h1>
           <p className="text-sm text-stone-600 sm:text-base dark:text-stone-400">Celebrating {name ?? 'our friend'}</p>
         </div>
-        {total !== undefined && (
-          <p className="rounded-full bg-white/70 px-4 py-1.5 text-sm font-medium whitespace-nowrap text-stone-700 shadow-sm backdrop-blur sm:text-lg dark:bg-stone-800/70 dark:text-stone-200">
-            <span className="font-display text-lg font-bold text-rose-600 tabular-nums sm:text-2xl dark:text-amber-300">
-              {total}
-            </span>{' '}
-            {total === 1 ? 'contribution' : 'contributions'}
-          </p>
-        )}
+        <div className="flex flex-col items-end gap-3">
+          {total !== undefined && (
+            <p className="rounded-full bg-white/70 px-4 py-1.5 text-sm font-medium whitespace-nowrap text-stone-700 shadow-sm backdrop-blur sm:text-lg dark:bg-stone-800/70 dark:text-stone-200">
+              <span className="font-display text-lg font-bold text-rose-600 tabular-nums sm:text-2xl dark:text-amber-300">
+                {total}
+              </span>{' '}
+              {total === 1 ? 'contribution' : 'contributions'}
+            </p>
+          )}
+          {/* the big screen invites the room in; a phone following the show has no need of it */}
+          <div className="hidden md:block">
+            <JoinCode url={`${window.location.origin}/`} />
+          </div>
+        </div>
       </header>
 
       <div className="flex min-h-0 flex-1 items-center justify-center px-4 py-4 sm:px-10 sm:py-6">
