@@ -129,4 +129,31 @@ describe('no dead screens (issue 27)', () => {
     await expect.poll(() => bar.count(), { timeout: 15_000 }).toBe(0);
     expect(sockets.length).toBeGreaterThan(0);
   });
+
+  it('keeps a story being typed through a reload, never the name or email, and forgets it once sent', async () => {
+    const page = await open('/submit-story', PHONE);
+    const story = 'We met on a Tuesday.\nThe printer was on fire, and Alex had a plan.';
+    await page.getByLabel('Title').fill('The Printer');
+    await page.getByLabel('Your Story').fill(story);
+    await page.getByLabel('Your Name').fill('Jo Typist');
+    await page.getByLabel('Email').fill('jo@example.com');
+    await page.waitForTimeout(500);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Your Story').inputValue(), { timeout: 10_000 }).toBe(story);
+    expect(await page.getByLabel('Title').inputValue()).toBe('The Printer');
+    expect(await page.getByLabel('Your Name').inputValue()).toBe('');
+    expect(await page.getByLabel('Email').inputValue()).toBe('');
+    const kept = await page.evaluate(() => JSON.stringify(localStorage));
+    expect(kept).not.toContain('jo@example.com');
+    expect(kept).not.toContain('Jo Typist');
+
+    await page.getByLabel('Your Name').fill('Jo Typist');
+    await page.getByLabel('Email').fill('jo@example.com');
+    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
+    await visible(page, 'Story submitted!');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Your Story').isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByLabel('Your Story').inputValue()).toBe('');
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tg:draft:')))).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, type LinkProps } from '@tanstack/react-router';
 import { tributeQueryOptions } from '../queries/tribute.ts';
 import { logout } from '../queries/gate.ts';
+import { clearDrafts } from '../lib/drafts.ts';
 import { clearSession } from '../lib/session.ts';
 import {
   BookIcon,
@@ -73,6 +74,7 @@ function LandingPage() {
     setLoggingOut(true);
     await logout().catch(() => undefined);
     clearSession();
+    clearDrafts();
     window.location.reload();
   }
 

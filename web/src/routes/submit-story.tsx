@@ -5,6 +5,7 @@ import { useSubmitStory } from '../queries/stories.ts';
 import { tributeQueryOptions } from '../queries/tribute.ts';
 import { isValidEmail } from '../../../contract/email.ts';
 import { toast } from '../components/Toaster.tsx';
+import { useDraft } from '../lib/drafts.ts';
 import { TextField } from './-components/submit/TextField.tsx';
 import { NO_SUBMITTER, shownName, SubmitterFields, type Submitter } from './-components/submit/SubmitterFields.tsx';
 import { PageHeader } from './-components/submit/FormSection.tsx';
@@ -30,8 +31,8 @@ function storyErrors(content: string, { name, email, anonymous }: Submitter): St
 
 function SubmitStoryPage() {
   const name = useQuery(tributeQueryOptions()).data?.name;
-  const [title, setTitle] = useState('');
-  const [content, setContent] = useState('');
+  const [title, setTitle] = useDraft('story.title');
+  const [content, setContent] = useDraft('story.content');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const [errors, setErrors] = useState<StoryErrors>({});
 

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { useDraft } from '../../../lib/drafts.ts';
 import { useReview } from '../../../queries/admin.ts';
 import type { GalleryKind } from '../../../queries/gallery.ts';
 import { ITEM_KINDS } from '../../../queries/itemKinds.ts';
@@ -22,11 +23,15 @@ const DECISIONS = [
 /** Admin notes with Approve and Reject, the same for every kind (spec §4 Submission lifecycle). */
 export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsProps) {
   const notesId = useId();
-  const [notes, setNotes] = useState(adminNotes ?? '');
+  // the notes outlive a reload or an expired admin session until the decision is sent
+  const [notes, setNotes] = useDraft(`notes.${kind}.${id}`, adminNotes ?? '');
   const { noun, Noun } = ITEM_KINDS[kind];
 
   const review = useReview(kind, id, {
-    onSuccess: (_result, status) => toast({ title: `${Noun} updated`, description: `"${label}" was ${status}.` }),
+    onSuccess: (_result, status) => {
+      setNotes('');
+      toast({ title: `${Noun} updated`, description: `"${label}" was ${status}.` });
+    },
     onError: (error) => {
       toast({ title: 'Error', description: `Failed to update ${noun}: ${error.message}`, variant: 'destructive' });
     },
