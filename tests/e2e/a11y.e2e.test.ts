@@ -163,6 +163,7 @@ const SCREENS: Screen[] = [
   { name: 'submit-story', open: signedIn('guest', '/submit-story', (page) => page.locator('main h1').first()) },
   { name: 'submit-media', open: signedIn('guest', '/submit-media', (page) => page.locator('main h1').first()) },
   { name: 'create', open: signedIn('guest', '/create', (page) => page.locator('main canvas').first()) },
+  { name: 'mine', open: signedIn('guest', '/mine', (page) => page.getByText('Nothing sent yet.')) },
   { name: 'admin', open: signedIn('admin', '/admin', (page) => page.getByRole('tab').first()) },
   {
     name: 'presenter',

@@ -34,6 +34,7 @@ describe('document titles', () => {
       ['/create', 'Begin Creating · Tribute Gallery'],
       ['/submit-media', 'Add Media · Tribute Gallery'],
       ['/submit-story', 'Tell a Story · Tribute Gallery'],
+      ['/mine', 'Your contributions · Tribute Gallery'],
       ['/admin', 'Admin Panel · Tribute Gallery'],
       ['/reveal', 'Reveal · Tribute Gallery'],
       [`/artwork/${artwork}`, 'Artwork · Tribute Gallery'],
