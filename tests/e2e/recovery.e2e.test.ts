@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import sharp from 'sharp';
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
@@ -155,5 +156,34 @@ describe('no dead screens (issue 27)', () => {
     await expect.poll(() => page.getByLabel('Your Story').isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.getByLabel('Your Story').inputValue()).toBe('');
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tg:draft:')))).toEqual([]);
+  });
+
+  it('installs as an app (a manifest with its icons) and prints a story without the app around it', async () => {
+    const manifest = await fetch(`${t.url}/manifest.webmanifest`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    const { icons, start_url, display } = (await manifest.json()) as {
+      icons: { src: string; sizes: string; type: string; purpose?: string }[];
+      start_url: string;
+      display: string;
+    };
+    expect({ start_url, display }).toEqual({ start_url: '/gallery', display: 'standalone' });
+    for (const icon of icons) {
+      const res = await fetch(`${t.url}${icon.src}`);
+      expect(res.status, icon.src).toBe(200);
+      expect(res.headers.get('content-type'), icon.src).toContain(icon.type);
+      if (icon.sizes === 'any') continue;
+      const { width, height } = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(`${width}x${height}`, icon.src).toBe(icon.sizes);
+    }
+    expect(icons.some((i) => i.purpose === 'maskable')).toBe(true);
+
+    const page = await open('/gallery');
+    await visible(page, 'Still Here');
+    expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('header').first().isVisible()).toBe(false);
+    expect(await page.getByText('Still Here').first().isVisible()).toBe(true);
+    await page.pdf({ path: `${SCREENS}/gallery-print.pdf` }).catch(() => undefined);
   });
 });
