@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '#api/config.ts';
+import { writeKeepsakeBook } from '#api/keepsake/book.ts';
 import { writeKeepsake } from '#api/keepsake/keepsake.ts';
 import { createBlobStore } from '#api/storage/index.ts';
 import { argValue, runCommand, UsageError, withStore } from './cli.ts';
 
-const usage = `usage: npm run keepsake -- --out FILE.zip
+const usage = `usage: npm run keepsake -- --out FILE.zip (or FILE.pdf)
 
   Writes the keepsake (CONTRACT §10), the same file as GET /api/admin/keepsake: the gallery's
   approved items as a page that opens from disk, its log and a page that verifies it. Run it with
-  the app's settings (DATABASE_URL or DATA_DIR, the blob store), beside a running server or not.`;
+  the app's settings (DATABASE_URL or DATA_DIR, the blob store), beside a running server or not.
+  A name ending in .pdf writes the printable book instead (GET /api/admin/keepsake.pdf).`;
 
 await runCommand(usage, async (args) => {
   const out = argValue(args, '--out');
@@ -22,7 +24,12 @@ await runCommand(usage, async (args) => {
   const bytes = await withStore(async (store) => {
     const file = fs.createWriteStream(partial);
     try {
-      return await writeKeepsake({ pool: store.pool, blobs, name: config.tribute.name }, file);
+      const deps = { pool: store.pool, blobs, name: config.tribute.name };
+      if (target.endsWith('.pdf')) {
+        await writeKeepsakeBook(deps, file);
+        return file.bytesWritten;
+      }
+      return await writeKeepsake(deps, file);
     } catch (error) {
       file.destroy();
       fs.rmSync(partial, { force: true });

@@ -196,3 +196,17 @@ export function placeholderJpeg(width: number, height: number, background: strin
     .jpeg()
     .toBuffer();
 }
+
+/** A picture for print (the keepsake's book): JPEG at most `side` px on its longer side, as PDF takes it. */
+export async function printableJpeg(
+  input: Buffer,
+  side = 1400,
+): Promise<{ buffer: Buffer; width: number; height: number }> {
+  const { data, info } = await sharp(input)
+    .rotate()
+    .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 82 })
+    .toBuffer({ resolveWithObject: true });
+  return { buffer: data, width: info.width, height: info.height };
+}

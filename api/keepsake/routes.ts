@@ -1,6 +1,7 @@
 import { Router, type Response } from 'express';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
+import { writeKeepsakeBook } from './book.ts';
 import { writeKeepsake } from './keepsake.ts';
 
 /** The date in a file name: `2026-11-25`. */
@@ -25,6 +26,13 @@ export function keepsakeRoutes(deps: Deps) {
       res.type('application/zip');
       res.set('Content-Disposition', `attachment; filename="keepsake-${today()}.zip"`);
       await writeKeepsake(keepsake, res);
+    }),
+  );
+  router.get('/admin/keepsake.pdf', requireRole('admin'), (_req, res) =>
+    streaming(res, async () => {
+      res.type('application/pdf');
+      res.set('Content-Disposition', `attachment; filename="keepsake-${today()}.pdf"`);
+      await writeKeepsakeBook(keepsake, res);
     }),
   );
   return router;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from '#events/store.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
@@ -18,6 +19,8 @@ import { ADMIN_KEY, client, startTestServer, type TestServer } from '../support/
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const STUDIO = path.join(ROOT, 'tests/support/drawings');
+/** the honoree, in three scripts: the book's fonts must have them all */
+const NAME = 'Zoë Δήμητρα 李明';
 const PRIVATE = {
   pendingTitle: 'Pending Platypus Parade',
   rejectedTitle: 'Rejected Rhubarb Riddle',
@@ -49,7 +52,7 @@ async function submitDrawing(guest: ReturnType<typeof client>) {
 }
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  [t, browser] = await Promise.all([startTestServer({ TRIBUTE_NAME: NAME }), launchChromium()]);
   seed = await seeder(t);
   const { admin, guest } = seed;
   ids.artwork = await seed.artwork({ title: 'Harbour at dawn', artistName: 'Sam Painter' });
@@ -188,6 +191,49 @@ describe('the keepsake', () => {
     expect(log).toBe(files['log.ndjson']!.toString('utf8'));
   });
 
+  it("has a printable book: the cover, every shown item's words, a comment with emoji, nothing pending", async () => {
+    const res = await fetch(`${t.url}/api/admin/keepsake.pdf`, {
+      headers: { 'x-session-token': await t.login('admin') },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await res.arrayBuffer());
+    fs.writeFileSync(path.join(dir, 'book.pdf'), pdf);
+    // pdfjs (unpdf) reads the glyphs, without the spaces between runs of different fonts; poppler's
+    // pdftotext reads the words as a person copying them would
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
+    const glyphs = text.replace(/\s+/g, '');
+    const poppler = spawnSync('pdftotext', [path.join(dir, 'book.pdf'), '-'], { encoding: 'utf8' }).stdout.replace(
+      /\s+/g,
+      ' ',
+    );
+    const shown = [
+      `For ${NAME}`,
+      'Harbour at dawn',
+      'The first day',
+      'You showed me the ropes, thank you.',
+      'A toast from the team',
+      'Every tool',
+      'Best boss ever 🎉 Ωμέγα',
+    ];
+    for (const words of shown) {
+      expect(poppler, words).toContain(words);
+      expect(glyphs, words).toContain(words.replace(/\s+/g, ''));
+    }
+    for (const secret of [
+      PRIVATE.pendingTitle,
+      PRIVATE.rejectedTitle,
+      PRIVATE.deletedTitle,
+      PRIVATE.approvalNote,
+      ...PRIVATE.emails,
+    ]) {
+      expect(poppler, secret).not.toContain(secret);
+    }
+    // pages as pictures, to look at (docs: screenshots are not committed)
+    const shots = process.env.KEEPSAKE_SHOTS;
+    if (shots) spawnSync('pdftoppm', ['-png', '-r', '60', path.join(dir, 'book.pdf'), path.join(shots, 'book')]);
+  });
+
   it('has a log that verifies with the CLI, with the words of what is shown and none other', () => {
     const lines = files['log.ndjson']!.toString('utf8').trimEnd().split('\n');
     expect(cli.checked).toBe(lines.length - 1);
@@ -228,6 +274,7 @@ describe('the keepsake', () => {
     const { context, page, refused } = await offline();
     await page.goto(`file://${dir}/out/index.html`);
     await expect.poll(() => page.getByRole('heading', { name: 'Harbour at dawn' }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`For ${NAME}`);
     for (const title of ['The first day', 'A toast from the team', 'Every tool']) {
       expect(await page.getByRole('heading', { name: title }).isVisible()).toBe(true);
     }

@@ -1,0 +1,153 @@
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Writable } from 'node:stream';
+import PDFDocument from 'pdfkit';
+import { printableJpeg } from '../images/index.ts';
+import { BlobNotFound } from '../storage/index.ts';
+import { keepsakeItems, type KeepsakeItem } from './contents.ts';
+import { fontRuns } from './fonts.ts';
+import type { KeepsakeDeps } from './keepsake.ts';
+
+type Doc = PDFKit.PDFDocument;
+
+/** What PDFKit may hold before it waits for the reader: the book streams, whatever the gallery's size. */
+const HELD = 4 * 1024 * 1024;
+const INK = '#292524';
+const MUTED = '#78716c';
+
+/** Writes text in as many runs as it needs fonts for (decision 092), selectable in the PDF. */
+function say(
+  doc: Doc,
+  used: Set<string>,
+  text: string,
+  size: number,
+  color = INK,
+  options: PDFKit.Mixins.TextOptions = {},
+) {
+  const runs = fontRuns(text);
+  doc.fontSize(size).fillColor(color);
+  runs.forEach((run, i) => {
+    if (!used.has(run.font.name)) {
+      doc.registerFont(run.font.name, run.font.file);
+      used.add(run.font.name);
+    }
+    doc.font(run.font.name).text(run.text, { ...options, continued: i < runs.length - 1 });
+  });
+}
+
+/** One centred line in several fonts: each run placed by the width of the ones before (the cover). */
+function sayCentred(doc: Doc, used: Set<string>, text: string, size: number, color = INK) {
+  const runs = fontRuns(text);
+  doc.fontSize(size).fillColor(color);
+  const widths = runs.map((run) => {
+    if (!used.has(run.font.name)) {
+      doc.registerFont(run.font.name, run.font.file);
+      used.add(run.font.name);
+    }
+    return doc.font(run.font.name).widthOfString(run.text);
+  });
+  let x = (doc.page.width - widths.reduce((a, b) => a + b, 0)) / 2;
+  const y = doc.y;
+  runs.forEach((run, i) => {
+    doc.font(run.font.name).text(run.text, x, y, { lineBreak: false });
+    x += widths[i]!;
+  });
+  doc.x = doc.page.margins.left;
+  doc.y = y + size * 1.6;
+}
+
+async function picture(deps: KeepsakeDeps, key: string) {
+  try {
+    const stream = await deps.blobs.read(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return await printableJpeg(Buffer.concat(chunks));
+  } catch (error) {
+    if (error instanceof BlobNotFound) return undefined;
+    throw error;
+  }
+}
+
+function placeImage(doc: Doc, image: { buffer: Buffer; width: number; height: number }) {
+  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  const scale = Math.min(width / image.width, 420 / image.height, 1.5);
+  const h = image.height * scale;
+  if (doc.y + h > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  doc.image(image.buffer, doc.page.margins.left + (width - image.width * scale) / 2, doc.y, { height: h });
+  doc.y += h + 12;
+}
+
+const KIND_WORD = { artwork: 'Artwork', story: 'Story', media: 'Media' } as const;
+
+async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: KeepsakeItem) {
+  doc.addPage();
+  say(doc, used, item.title || (item.kind === 'story' ? 'A story' : 'Untitled'), 22);
+  const by = item.media
+    ? `${item.media.type === 'video' ? 'Video' : 'Audio'} by ${item.artistName}`
+    : `${KIND_WORD[item.kind]} by ${item.artistName}`;
+  say(doc, used, by, 11, MUTED);
+  doc.moveDown(0.8);
+  const shown = item.image?.key ?? item.media?.poster?.key;
+  const image = shown && (await picture(deps, shown));
+  if (image) placeImage(doc, image);
+  if (item.description) {
+    say(doc, used, item.description, 12);
+    doc.moveDown(0.6);
+  }
+  if (item.content) {
+    say(doc, used, item.content, 12, INK, { lineGap: 3 });
+    doc.moveDown(0.6);
+  }
+  const totals = [`${item.likeCount} ${item.likeCount === 1 ? 'like' : 'likes'}`];
+  for (const [emoji, n] of Object.entries(item.reactions)) if (n) totals.push(`${emoji} ${n}`);
+  say(doc, used, totals.join('  ·  '), 10, MUTED);
+  if (item.comments.length) {
+    doc.moveDown(0.8);
+    say(doc, used, 'Comments', 13);
+    for (const c of item.comments) {
+      doc.moveDown(0.3);
+      say(doc, used, `${c.authorName}: ${c.content}`, 11);
+    }
+  }
+}
+
+/**
+ * The keepsake as a printable book (CONTRACT §10, decision 092): a cover with the honoree's name and
+ * the date, then every item the gallery shows, a page or more each: its picture (a media item's
+ * poster), its title and maker, its words, its totals and comments. Written to `out` as it goes.
+ */
+export async function writeKeepsakeBook(deps: KeepsakeDeps, out: Writable): Promise<void> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    autoFirstPage: false,
+    info: { Title: `For ${deps.name}`, Creator: 'Tribute Gallery' },
+  });
+  const failed = new Promise<never>((_, reject) => {
+    doc.on('error', reject);
+    out.on('error', reject);
+  });
+  failed.catch(() => undefined);
+  const finished = once(out, 'finish');
+  doc.pipe(out);
+  const used = new Set<string>();
+
+  doc.addPage();
+  doc.y = doc.page.height / 3;
+  sayCentred(doc, used, `For ${deps.name}`, 40);
+  sayCentred(
+    doc,
+    used,
+    new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }),
+    14,
+    MUTED,
+  );
+
+  for await (const item of keepsakeItems(deps.pool)) {
+    await Promise.race([itemPages(deps, doc, used, item), failed]);
+    // the reader sets the pace: PDFKit holds at most a few MB
+    while (doc.readableLength > HELD) await Promise.race([once(out, 'drain'), sleep(50), failed]);
+  }
+  doc.end();
+  await Promise.race([finished, failed]);
+}
