@@ -54,7 +54,14 @@ export function bookFonts(): BookFont[] {
 }
 
 /** Characters that stay with the one before: joiners, variation selectors, combining marks, skin tones. */
-const JOINS = /[\u200c\u200d\ufe00-\ufe0f\u0300-\u036f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+const JOINS: Array<[number, number]> = [
+  [0x200c, 0x200d],
+  [0xfe00, 0xfe0f],
+  [0x0300, 0x036f],
+  [0x1f3fb, 0x1f3ff],
+  [0xe0020, 0xe007f],
+];
+const joins = (cp: number) => JOINS.some(([a, b]) => cp >= a && cp <= b);
 
 /** A text cut into runs, each with the first font whose range has its characters. */
 export function fontRuns(text: string, list = bookFonts()): Array<{ font: BookFont; text: string }> {
@@ -64,7 +71,7 @@ export function fontRuns(text: string, list = bookFonts()): Array<{ font: BookFo
     const cp = ch.codePointAt(0)!;
     // a space after an emoji takes the text font's width, not the emoji font's
     const space = /\s/.test(ch) && !last?.font.name.startsWith('noto-emoji');
-    if (last && (JOINS.test(ch) || space || has(last.font, cp))) {
+    if (last && (joins(cp) || space || has(last.font, cp))) {
       last.text += ch;
       continue;
     }
