@@ -4,6 +4,7 @@ import { benchConvergence } from './convergence.ts';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
+import { benchKeepsake } from './keepsake.ts';
 import { benchMural } from './mural.ts';
 import { benchShow } from './show.ts';
 import { benchReconnect } from './reconnect.ts';
@@ -31,6 +32,7 @@ for (const [name, run] of [
   ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
   ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
   ['mural', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchMural(db.url)],
+  ['keepsake', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchKeepsake(db.pool, db.url)],
   // two runs, each on a fresh database of its own; the benchmark database goes unused
   ['abuse', () => benchAbuse(benchDatabase)],
   // starts its own database and processes; the benchmark database goes unused
