@@ -10,7 +10,7 @@ import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
-import { seeder, type Seeder } from '../support/seedGallery.ts';
+import { seeder, signedInContext, type Seeder } from '../support/seedGallery.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -25,6 +25,7 @@ const PRIVATE = {
   pendingTitle: 'Pending Platypus Parade',
   rejectedTitle: 'Rejected Rhubarb Riddle',
   deletedTitle: 'Deleted Dandelion Dance',
+  withdrawnTitle: 'Withdrawn Wombat Waltz',
   approvalNote: 'Approval note about Quokka',
   rejectionNote: 'Rejection note about Zebra',
   emails: ['artist@example.com', 'writer@example.com', 'filmer@example.com', 'secret.person@example.com'],
@@ -88,6 +89,15 @@ beforeAll(async () => {
   });
   const deleted = await seed.story({ title: PRIVATE.deletedTitle, content: 'gone soon' });
   expect((await admin('DELETE', `/api/stories/${deleted}`, undefined, { 'admin-key': ADMIN_KEY })).status).toBe(200);
+  // approved, then taken back by the browser that sent it (issue 24)
+  const withdrawn = await guest('POST', '/api/stories', {
+    title: PRIVATE.withdrawnTitle,
+    content: 'changed my mind',
+    authorName: 'Will Drawn',
+    email: 'secret.person@example.com',
+  });
+  await admin('PATCH', `/api/admin/stories/${withdrawn.body.id}`, { status: 'approved' });
+  expect((await guest('DELETE', `/api/mine/story/${withdrawn.body.id}`)).status).toBe(200);
   await runBatch(new EventStore(t.db.pool), chainSealer, 10_000);
 
   const res = await fetch(`${t.url}/api/admin/keepsake`, { headers: { 'x-session-token': await t.login('admin') } });
@@ -159,6 +169,7 @@ describe('the keepsake', () => {
       PRIVATE.pendingTitle,
       PRIVATE.rejectedTitle,
       PRIVATE.deletedTitle,
+      PRIVATE.withdrawnTitle,
       PRIVATE.approvalNote,
       PRIVATE.rejectionNote,
       ...PRIVATE.emails,
@@ -224,6 +235,7 @@ describe('the keepsake', () => {
       PRIVATE.pendingTitle,
       PRIVATE.rejectedTitle,
       PRIVATE.deletedTitle,
+      PRIVATE.withdrawnTitle,
       PRIVATE.approvalNote,
       ...PRIVATE.emails,
     ]) {
@@ -307,5 +319,42 @@ describe('the keepsake', () => {
     expect(painted).toBeGreaterThan(0.01);
     expect(refused).toEqual([]);
     await context.close();
+  });
+
+  it('is offered on the admin page, both downloads with their progress', async () => {
+    const { context, page } = await signedInContext(browser, t, 'admin');
+    await page.goto('/admin');
+    const book = page.getByRole('button', { name: 'Download the book (PDF)' });
+    await expect.poll(() => book.isVisible(), { timeout: 20_000 }).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), book.click()]);
+    expect(download.suggestedFilename()).toBe('keepsake.pdf');
+    await expect.poll(() => page.getByText('Saved').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('looks right on a phone and a desktop, light and dark (screenshots when KEEPSAKE_SHOTS is set)', async () => {
+    const shots = process.env.KEEPSAKE_SHOTS;
+    if (!shots) return;
+    for (const [size, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({ viewport, colorScheme, offline: true });
+        const page = await context.newPage();
+        await page.goto(`file://${dir}/out/index.html`);
+        await page.screenshot({ path: path.join(shots, `index-${size}-${colorScheme}.png`), fullPage: true });
+        await page.goto(`file://${dir}/out/verify.html`);
+        await expect.poll(() => page.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Verified/);
+        await page.screenshot({ path: path.join(shots, `verify-${size}-${colorScheme}.png`) });
+        await context.close();
+        const admin = await signedInContext(browser, t, 'admin', { viewport, colorScheme });
+        await admin.page.goto('/admin');
+        const section = admin.page.getByRole('region', { name: 'The keepsake' });
+        await expect.poll(() => section.isVisible(), { timeout: 20_000 }).toBe(true);
+        await section.screenshot({ path: path.join(shots, `admin-${size}-${colorScheme}.png`) });
+        await admin.context.close();
+      }
+    }
   });
 });

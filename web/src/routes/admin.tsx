@@ -9,6 +9,7 @@ import { ArchivedArtworks } from './-components/admin/ArchivedArtworks.tsx';
 import { PendingStories } from './-components/admin/PendingStories.tsx';
 import { PendingMedia } from './-components/admin/PendingMedia.tsx';
 import { MontagePanel } from './-components/admin/MontagePanel.tsx';
+import { KeepsakeDownloads } from './-components/admin/KeepsakeDownloads.tsx';
 
 export const Route = createFileRoute('/admin')({
   loader: ({ context }) => {
@@ -105,6 +106,7 @@ function ReviewPanel() {
         {tab === 'media' && <PendingMedia />}
       </div>
       <MontagePanel />
+      <KeepsakeDownloads />
     </div>
   );
 }
