@@ -266,7 +266,10 @@ describe('live delivery under concurrency and faults', () => {
             b.messages.some((later) => later.payload.position > m.position && catchUpKey(later) === key),
         );
       };
-      const mine = outbox.filter((m) => m.position > s.firstUpTo! && (s.admin || m.room === 'everyone'));
+      // a screen's audience: everyone's messages, and the admins' for an admin; a sender's own
+      // `mine:changed` stands outside every sequence (decision 087) and is asserted in api/mine
+      const audience = (room: string) => room === 'everyone' || (s.admin && room === 'admins');
+      const mine = outbox.filter((m) => m.position > s.firstUpTo! && audience(m.room));
       sent += mine.length;
       delivered += s.applied.length;
       resynced += s.live.sequence.resyncs;
