@@ -10,7 +10,7 @@ import { seededArtwork, spread } from './support.ts';
 const EVENTS = Number(process.env.BENCH_TIME_TRAVEL_EVENTS ?? 100_000);
 const QUESTIONS = 10;
 const DAY = '2025-09-12';
-const LEGACY = new Set(['ArtworkSubmitted', 'CommentPosted']);
+const LEGACY = new Set(['ArtworkSubmitted', 'ArtworkApproved', 'CommentPosted']);
 
 /** A row of the log as the bench writes it: the chain's fields without the place and hashes. */
 type Row = Pick<ChainRecord, 'streamId' | 'version' | 'type' | 'schemaVersion' | 'data' | 'metadata'>;
@@ -19,7 +19,8 @@ type Row = Pick<ChainRecord, 'streamId' | 'version' | 'type' | 'schemaVersion' |
 function* party(total: number): Generator<Row> {
   const at = new Date('2025-09-12T18:00:00Z').toISOString();
   const meta = { role: 'guest', now: at };
-  // submissions and comments as the log held them before names and words left it (v1, decision 050)
+  // submissions, approvals and comments as the log held them before names, words and admin notes
+  // left it (v1, decisions 050 and 090)
   const row = (streamId: string, version: number, type: string, data: unknown, m: unknown = meta): Row => {
     const prepared = registry.prepare(type, data, LEGACY.has(type) ? 1 : undefined);
     return { streamId, version, type, schemaVersion: prepared.schemaVersion, data: prepared.data, metadata: m };
