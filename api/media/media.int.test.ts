@@ -174,8 +174,10 @@ for (const [storage, env] of [
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
       );
       req.write(fs.readFileSync(files.mp4).subarray(0, 20_000));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'))).toHaveLength(1);
+      // the server has begun writing it (a fixed 300 ms was too short on a busy machine)
+      const uploading = () => fs.readdirSync(`${t.dataDir}/tmp`).filter((f) => f.startsWith('upload-'));
+      await waitFor(async () => uploading().length > 0, 30_000);
+      expect(uploading()).toHaveLength(1);
       req.destroy();
       const deadline = Date.now() + 5000;
       while (fs.readdirSync(`${t.dataDir}/tmp`).some((f) => f.startsWith('upload-')) && Date.now() < deadline) {
