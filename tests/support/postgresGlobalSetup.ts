@@ -41,9 +41,16 @@ export default async function setup(project: TestProject) {
   }
   const workers = Math.max(1, project.globalConfig.maxWorkers);
   for (let i = 2; i <= workers; i++) copyCluster(first, path.join(dir, `worker-${i}`));
-  const clusters = await Promise.all(
+  const started = await Promise.allSettled(
     Array.from({ length: workers }, (_, i) => startEmbedded(path.join(dir, `worker-${i + 1}`))),
   );
+  const clusters = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    // the ones that did start are stopped, not left running after the run
+    await Promise.all(clusters.map((c) => c.stop()));
+    throw failed.reason;
+  }
   provide(
     project,
     clusters.map((c) => c.url),
