@@ -15,8 +15,9 @@ export function ErrorScreen({ error, reset }: ErrorComponentProps) {
     if (stale) reloadForNewBuild(error);
   }, [stale, error]);
   const queryClient = useQueryClient();
-  // what the screen was drawing from is read again: drawing the same answer would fail the same way
+  // a new build: load it; otherwise what the screen drew from is read again (the same answer would fail the same way)
   const tryAgain = () => {
+    if (stale) return window.location.reload();
     void queryClient.resetQueries().finally(() => {
       reset();
       void router.invalidate();
@@ -25,23 +26,13 @@ export function ErrorScreen({ error, reset }: ErrorComponentProps) {
   return (
     <section role="alert" className="mx-auto flex max-w-md flex-col items-center gap-4 px-6 py-20 text-center">
       <h1 className="font-display text-2xl font-bold text-stone-900 dark:text-amber-50">
-        {stale ? 'The gallery was updated' : 'Something went wrong on this screen'}
+        {stale ? 'The gallery was updated' : 'Something went wrong'}
       </h1>
-      <p className="text-stone-600 dark:text-stone-400">
-        {stale
-          ? 'Load the page again to get the new version.'
-          : 'Nothing you sent is lost. Try again, or go back to the gallery.'}
-      </p>
+      <p className="text-stone-600 dark:text-stone-400">Try again, or go back to the gallery.</p>
       <div className="flex flex-wrap justify-center gap-3">
-        {stale ? (
-          <button type="button" className="btn-primary" onClick={() => window.location.reload()}>
-            Load again
-          </button>
-        ) : (
-          <button type="button" className="btn-primary" onClick={tryAgain}>
-            Try again
-          </button>
-        )}
+        <button type="button" className="btn-primary" onClick={tryAgain}>
+          Try again
+        </button>
         <Link to="/gallery" className="btn-secondary" onClick={reset}>
           Go to the gallery
         </Link>

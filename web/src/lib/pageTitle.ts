@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSession } from './session.ts';
+import { createStore, useStore } from './store.ts';
 
 const SITE = 'Tribute Gallery';
 
@@ -31,12 +32,27 @@ export function pageTitle(pathname: string, signedIn: boolean, waiting = 0): str
   return waiting > 0 ? `(${waiting}) ${title}` : title;
 }
 
+/** How many items wait for the admin's review, as the admin's screens report it (0 elsewhere). */
+const waitingForReview = createStore(0);
+
+/**
+ * An admin screen's count of what waits for review, shown in the tab's title while it is open. The
+ * admin screens report it, so the guests' screens never load the admin's queries.
+ */
+export function useWaitingInTitle(count: number | undefined): void {
+  useEffect(() => {
+    waitingForReview.set(count ?? 0);
+  }, [count]);
+  useEffect(() => () => waitingForReview.set(0), []);
+}
+
 /**
  * Keeps document.title in step with the screen, so tabs, history and screen readers name it. On the
  * admin's screens the tab and the installed app's badge count what waits for review, live.
  */
-export function usePageTitle(pathname: string, waiting: number): void {
+export function usePageTitle(pathname: string): void {
   const { signedIn } = useSession();
+  const waiting = useStore(waitingForReview);
   useEffect(() => {
     document.title = pageTitle(pathname, signedIn, waiting);
   }, [pathname, signedIn, waiting]);

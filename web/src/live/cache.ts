@@ -1,5 +1,5 @@
 import type { InvalidateQueryFilters, Query, QueryClient, QueryKey } from '@tanstack/react-query';
-import { adminKeys, type AdminQueue } from '../queries/admin.ts';
+import { adminKeys, type AdminQueue } from '../queries/adminKeys.ts';
 import type { Comment } from '../queries/comments.ts';
 import { galleryKeys, type GalleryKind } from '../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
 import type { Artwork } from './artworks.ts';
 import type { Media } from './media.ts';
@@ -6,22 +6,9 @@ import type { Story } from './stories.ts';
 import { galleryKeys, type GalleryKind } from './gallery.ts';
 import type { MutationHandlers } from './handlers.ts';
 import { itemKey } from './itemKinds.ts';
-
-export interface AdminQueue {
-  pending: { artworks: number; stories: number; media: number };
-  archived: number;
-}
+import { adminKeys, type AdminQueue } from './adminKeys.ts';
 
 export type ReviewDecision = 'approved' | 'rejected';
-
-export const adminKeys = {
-  all: ['admin'] as const,
-  queue: ['admin', 'queue'] as const,
-  pendingArtworks: ['admin', 'artworks', 'pending'] as const,
-  archivedArtworks: ['admin', 'artworks', 'archived'] as const,
-  pendingStories: ['admin', 'stories', 'pending'] as const,
-  pendingMedia: ['admin', 'media', 'pending'] as const,
-};
 
 // Admin-panel queries raise '{status}: {statusText}' (spec §8).
 const adminGet = <T>(path: string, signal: AbortSignal) => api<T>(path, { signal, errorStyle: 'status' });
@@ -31,6 +18,12 @@ export function adminQueueQueryOptions() {
     queryKey: adminKeys.queue,
     queryFn: ({ signal }) => adminGet<AdminQueue>('/api/admin/queue', signal),
   });
+}
+
+/** How many items wait for review, all kinds together; undefined until the queue is read. */
+export function useWaitingForReview(): number | undefined {
+  const { data } = useQuery(adminQueueQueryOptions());
+  return data && data.pending.artworks + data.pending.stories + data.pending.media;
 }
 
 export function pendingArtworksQueryOptions() {

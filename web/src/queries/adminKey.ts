@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-import { adminKeys } from './admin.ts';
+import { adminKeys } from './adminKeys.ts';
 import { commentsKey } from './comments.ts';
 import { galleryKeys, type GalleryKind } from './gallery.ts';
 import type { MutationHandlers } from './handlers.ts';

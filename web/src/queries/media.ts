@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, parseJson } from '../lib/api.ts';
-import { adminKeys } from './admin.ts';
+import { adminKeys } from './adminKeys.ts';
 import type { MutationHandlers } from './handlers.ts';
 import { getSessionToken } from '../lib/session.ts';
 import type { MediaItem } from './gallery.ts';

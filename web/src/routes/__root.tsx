@@ -1,12 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { usePageTitle } from '../lib/pageTitle.ts';
-import { adminQueueQueryOptions } from '../queries/admin.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
 import { CatchingUp } from '../components/CatchingUp.tsx';
-import { ConnectionBar } from '../components/ConnectionBar.tsx';
 import { Header } from '../components/Header.tsx';
 import { LoadingScreen } from '../components/LoadingScreen.tsx';
 import { Toaster } from '../components/Toaster.tsx';
@@ -26,7 +24,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootComponent() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
-  usePageTitle(pathname, useWaitingForReview(pathname));
+  usePageTitle(pathname);
   return (
     <>
       {/* The health check is for monitors: static, and outside the gate. */}
@@ -34,14 +32,6 @@ function RootComponent() {
       <Toaster />
     </>
   );
-}
-
-/** How many items wait for the admin's review, on the admin's own screens (0 elsewhere). */
-function useWaitingForReview(pathname: string): number {
-  const { admin } = useSession();
-  const { data } = useQuery({ ...adminQueueQueryOptions(), enabled: admin && pathname.startsWith('/admin') });
-  if (!admin || !pathname.startsWith('/admin') || !data) return 0;
-  return data.pending.artworks + data.pending.stories + data.pending.media;
 }
 
 function GatedApp({ pathname }: { pathname: string }) {
@@ -81,7 +71,6 @@ function SignedInApp({ pathname }: { pathname: string }) {
       </a>
       {/* The landing page has no header; the reveal slideshow is the whole screen. */}
       {pathname !== '/' && pathname !== '/reveal' && <Header />}
-      <ConnectionBar />
       <CatchingUp />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />

@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { adminQueueQueryOptions, pendingArtworksQueryOptions } from '../queries/admin.ts';
+import { useWaitingInTitle } from '../lib/pageTitle.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { StaffHeader } from '../components/StaffHeader.tsx';
 import { PendingArtworks } from './-components/admin/PendingArtworks.tsx';
@@ -42,6 +43,7 @@ function ReviewPanel() {
   const [tab, setTab] = useState<Tab>('artworks');
   const queue = useQuery(adminQueueQueryOptions());
   const counts = queue.data;
+  useWaitingInTitle(counts && counts.pending.artworks + counts.pending.stories + counts.pending.media);
 
   const tabs: { id: Tab; label: string; count: number | undefined }[] = [
     { id: 'artworks', label: 'Artworks', count: counts?.pending.artworks },

@@ -13,6 +13,8 @@ import { slideCaption } from './-components/reveal/slideshow.ts';
 import { ReactionTotals } from './-components/show/ReactionBar.tsx';
 import { useShowItem } from './-components/show/useShow.ts';
 import { useWakeLock } from '../lib/wakeLock.ts';
+import { useWaitingInTitle } from '../lib/pageTitle.ts';
+import { useWaitingForReview } from '../queries/admin.ts';
 
 export const Route = createFileRoute('/admin_/show')({
   loader: ({ context }) => {
@@ -63,6 +65,7 @@ function Presenter() {
 
   const data = show.data;
   const awake = useWakeLock();
+  useWaitingInTitle(useWaitingForReview());
   const current = useShowItem(data?.current ?? null, deck.data?.items);
   const byKey = useMemo(() => new Map(deck.data?.items.map((i) => [keyOf(i), i])), [deck.data]);
   const upcoming = new Set(data?.upNext.map(keyOf));
