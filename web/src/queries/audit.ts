@@ -106,6 +106,8 @@ export interface HistoryEvent {
   seq: number;
   type: string;
   data: Record<string, unknown>;
+  /** names, words and notes by ref key, null once erased (decisions 050, 090) */
+  personal?: Record<string, string | null>;
   actor: Actor;
   recordedAt: string;
 }

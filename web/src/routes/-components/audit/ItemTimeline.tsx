@@ -57,7 +57,10 @@ export function ItemTimeline({ kind, id }: { kind?: string; id?: number }) {
           aria-label="Timeline"
         >
           {history.data.events.map((e) => {
-            const note = NOTE_KEYS.map((k) => e.data[k]).find((v): v is string => typeof v === 'string' && !!v);
+            // inline in events from before, else the erasable value beside the event (null once erased)
+            const note = NOTE_KEYS.map((k) => e.data[k] ?? e.personal?.[`${k}Ref`]).find(
+              (v): v is string => typeof v === 'string' && !!v,
+            );
             return (
               <li key={e.seq} className="relative">
                 <span
