@@ -19,7 +19,9 @@ import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';
 import { PersonalData } from './personalData.ts';
 import { writeLiveMessages } from '#projections/live/outbox.ts';
 import { Realtime } from './realtime/realtime.ts';
+import { ReactionCounter } from './show/reactions.ts';
 import { createBlobStore } from './storage/index.ts';
+import { systemClock } from './time.ts';
 import { anchorStoreFor } from '#events/anchors.ts';
 import { ChainAnchorer } from '#events/chain.ts';
 
@@ -64,7 +66,9 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   if (serving) await sessions.startCache();
 
   // the queue needs its handlers at start, and the handlers need deps: fill the late field after
-  const deps = { config, pool, store, sessions, personal, blobs } as Deps;
+  // reaction taps are counted in this process and flushed while any are owed (docs/decisions/035)
+  const reactions = new ReactionCounter(store);
+  const deps = { config, clock: systemClock, pool, store, sessions, personal, blobs, reactions } as Deps;
   deps.jobs = await JobQueue.start(database.url, working ? instrumentJobs(jobHandlers(deps)) : undefined);
 
   let httpServer: http.Server | undefined;
@@ -126,6 +130,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       await realtime.close();
       if (httpServer?.listening) await new Promise((r) => httpServer.close(r));
       clearInterval(idle);
+      await reactions.stop();
       if (metricsServer) {
         metricsServer.closeAllConnections();
         await new Promise((r) => metricsServer.close(r));

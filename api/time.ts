@@ -1,3 +1,7 @@
+/** Where the program reads the time: one clock, given to what needs it (tests may give another). */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
 /** One formatter per time zone, and its last answer: a date in the zones in use changes only on a whole minute. */
 const dates = new Map<string, { format: Intl.DateTimeFormat; from: number; day: string }>();
 const MINUTE_MS = 60_000;

@@ -15,7 +15,7 @@ import { readYourWrites } from '../http/readYourWrites.ts';
 import { uploadBytesPerAddress } from '../limits/limits.ts';
 import { isStorageFull, StorageCapacity } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
-import { MediaSubmission, storeUpload, submitMedia, type StoredUpload } from './submitMedia.ts';
+import { isUploader, MediaSubmission, storeUpload, submitMedia, type StoredUpload } from './submitMedia.ts';
 import { remainingUploadBytes, UPLOAD_ALLOWANCE_USED } from './uploadQuota.ts';
 
 const ProcessRequest = z.object({
@@ -129,14 +129,9 @@ export function mediaRoutes(deps: Deps) {
    */
   router.post('/process', async (req, res) => {
     const { id } = parseInput(ProcessRequest, req.body);
-    const mine = async () =>
-      (
-        await pool.query(`SELECT 1 FROM media_uploads WHERE claimed_by = $1 AND uploaded_by = $2`, [
-          id,
-          req.session!.visitorId,
-        ])
-      ).rowCount === 1;
-    const row = (isAdmin(req) || (await mine())) && (await findItem(pool, 'media', id, { admin: true }));
+    const row =
+      (isAdmin(req) || (await isUploader(pool, id, req.session!.visitorId))) &&
+      (await findItem(pool, 'media', id, { admin: true }));
     if (!row) throw notFound('Media');
     await deps.jobs.send('process-media', { mediaId: id });
     res.json({ success: true, queued: true });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import type pg from 'pg';
 import { z } from 'zod';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import type { EventMetadata } from '#events/metadata.ts';
@@ -121,4 +122,13 @@ export async function submitMedia(
     return result;
   });
   return { mediaId, position: lastPosition };
+}
+
+/** Whether the visitor uploaded the file of media item `mediaId` (what `POST /api/process` allows besides an admin). */
+export async function isUploader(db: Pick<pg.Pool, 'query'>, mediaId: number, visitorId: string): Promise<boolean> {
+  const { rowCount } = await db.query(`SELECT 1 FROM media_uploads WHERE claimed_by = $1 AND uploaded_by = $2`, [
+    mediaId,
+    visitorId,
+  ]);
+  return rowCount === 1;
 }

@@ -28,6 +28,7 @@ export class ReactionCounter {
   #timer?: NodeJS.Timeout;
   #running?: Promise<void>;
   #failures = 0;
+  #stopped = false;
 
   constructor(store: EventStore) {
     this.#store = store;
@@ -41,8 +42,20 @@ export class ReactionCounter {
     this.#schedule(FLUSH_MS);
   }
 
+  /**
+   * No more rounds: waits for the one under way, and adds what is still counted here to the shared
+   * tallies, where whichever process flushes next takes it.
+   */
+  async stop() {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+    await this.#add();
+  }
+
   #schedule(ms: number) {
-    if (this.#timer || this.#running) return;
+    if (this.#stopped || this.#timer || this.#running) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#running = this.#tick().then((next) => {
