@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ChangeEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { FilmIcon, MusicIcon } from '../../../components/icons.tsx';
 import { MAX_RECORDING_SECONDS, useRecorder, type RecorderState } from './useRecorder.ts';
 
@@ -118,13 +118,7 @@ function Stage({ state, onStart, onStop }: { state: RecorderState; onStart: () =
       return (
         <div className="mt-4 overflow-hidden rounded-xl bg-stone-900">
           {state.kind === 'video' ? (
-            <video
-              src={`${state.url}#t=0.1`}
-              controls
-              playsInline
-              aria-label="Your recording"
-              className="max-h-96 w-full"
-            />
+            <RecordedVideo url={state.url} />
           ) : (
             <audio src={state.url} controls aria-label="Your recording" className="w-full" />
           )}
@@ -133,6 +127,34 @@ function Stage({ state, onStart, onStop }: { state: RecorderState; onStart: () =
     default:
       return <Live state={state} onStart={onStart} onStop={onStop} />;
   }
+}
+
+/**
+ * A browser that cannot encode the picture fast enough writes a file with the sound alone; the guest
+ * hears of it here, before sending, instead of finding an audio message in the gallery.
+ */
+function RecordedVideo({ url }: { url: string }) {
+  const [noPicture, setNoPicture] = useState(false);
+  return (
+    <>
+      <video
+        src={`${url}#t=0.1`}
+        controls
+        playsInline
+        aria-label="Your recording"
+        className="max-h-96 w-full"
+        onLoadedMetadata={(event) => setNoPicture(event.currentTarget.videoWidth === 0)}
+      />
+      {noPicture && (
+        <p
+          role="alert"
+          className="bg-white p-3 text-sm font-semibold text-rose-700 dark:bg-stone-900 dark:text-rose-400"
+        >
+          Only the sound was recorded, not the picture. Retake it, or choose a file below.
+        </p>
+      )}
+    </>
+  );
 }
 
 type LiveState = Extract<RecorderState, { stream: MediaStream }>;
