@@ -4,6 +4,10 @@ import { HttpError } from '../http/errors.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The only calls that take a file as multipart/form-data (the app's own upload form). */
 const MULTIPART_CALLS = new Set(['POST /upload-direct', 'POST /media/submit-optimized']);
+/** A resumable upload's bytes (tus 1.0, api/media/resumable.ts): a type no cross-site form can send. */
+const TUS_BYTES = 'application/offset+octet-stream';
+const isTusCall = (req: Request) =>
+  (req.method === 'POST' && req.path === '/uploads') || (req.method === 'PATCH' && /^\/uploads\/[^/]+$/.test(req.path));
 
 /**
  * State-changing calls refuse cross-site requests (docs/decisions/021): a browser's own
@@ -22,6 +26,10 @@ export function refuseCrossSite(trustProxy: boolean) {
       throw new HttpError(403, 'Cross-site request refused');
     }
     const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (isTusCall(req)) {
+      if (type === TUS_BYTES || (type === '' && req.method === 'POST')) return next();
+      throw new HttpError(415, `Send the bytes as ${TUS_BYTES}`);
+    }
     const multipartAllowed = MULTIPART_CALLS.has(`${req.method} ${req.path}`);
     const allowed = type === '' || type === 'application/json' || (multipartAllowed && type === 'multipart/form-data');
     if (!allowed) {

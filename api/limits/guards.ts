@@ -36,8 +36,11 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
   router.use(noStore);
   router.use(refuseCrossSite(!!deps.config.trustProxy));
   const submissions = writeLimit(limiter, 'submissions');
-  router.post(['/artworks', '/stories', '/media', '/upload-direct', '/media/submit-optimized'], submissions);
-  router.post(['/upload-direct', '/media/submit-optimized'], uploadsPerAddress(limiter));
+  router.post(
+    ['/artworks', '/stories', '/media', '/upload-direct', '/media/submit-optimized', '/uploads'],
+    submissions,
+  );
+  router.post(['/upload-direct', '/media/submit-optimized', '/uploads'], uploadsPerAddress(limiter));
   router.post('/:kind/:id/comments', writeLimit(limiter, 'comments'));
   const edits = writeLimit(limiter, 'edits');
   router.patch('/mine/:kind/:id', edits);

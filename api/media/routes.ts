@@ -15,6 +15,7 @@ import { readYourWrites } from '../http/readYourWrites.ts';
 import { uploadBytesPerAddress } from '../limits/limits.ts';
 import { isStorageFull, StorageCapacity } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
+import { resumableUploads } from './resumable.ts';
 import { isUploader, MediaSubmission, storeUpload, submitMedia, type StoredUpload } from './submitMedia.ts';
 import { remainingUploadBytes, UPLOAD_ALLOWANCE_USED } from './uploadQuota.ts';
 
@@ -95,6 +96,10 @@ export function mediaRoutes(deps: Deps) {
   router.post('/media', async (req, res) => {
     await answerSubmission(req, res, parseInput(MediaSubmission, req.body));
   });
+
+  router.use(
+    resumableUploads(deps, tmpDir, { limit: uploadLimit, spent: (req, bytes) => addressBytes.spent(req, bytes) }),
+  );
 
   /** The first step of a media submission: the file alone, streamed to storage. */
   router.post('/upload-direct', async (req, res) => {
