@@ -47,6 +47,11 @@ export interface UploadResult {
 // Spec §9: 536870912 bytes, video/* and audio/* only.
 export const MEDIA_MAX_BYTES = 512 * 1024 * 1024;
 const UPLOAD_TIMEOUT_MS = 30 * 60 * 1000;
+/** From this size a file goes up resumably (tus); smaller ones in one plain request. */
+export const RESUMABLE_FROM_BYTES = 8 * 1024 * 1024;
+
+/** Whole percentages; null while a dropped connection is being resumed. */
+export type UploadProgress = (percent: number | null) => void;
 
 export const mediaKeys = {
   all: ['media'] as const,
@@ -88,14 +93,19 @@ export class UploadError extends Error {
 }
 
 /**
- * Sends the file alone to POST /api/upload-direct. XMLHttpRequest rather than the request helper,
- * because fetch cannot report upload progress; `onProgress` gets whole percentages.
+ * Sends the file alone: a large one resumably (its client is loaded only then), a small one to
+ * POST /api/upload-direct.
  */
-export function uploadMediaFile(
-  file: File,
-  onProgress: (percent: number) => void,
-  signal?: AbortSignal,
-): Promise<UploadResult> {
+export async function uploadMediaFile(file: File, onProgress: UploadProgress, signal?: AbortSignal) {
+  if (file.size < RESUMABLE_FROM_BYTES) return uploadPlain(file, onProgress, signal);
+  const { uploadResumable } = await import('./resumableUpload.ts');
+  return uploadResumable(file, onProgress, signal);
+}
+
+/**
+ * XMLHttpRequest rather than the request helper, because fetch cannot report upload progress.
+ */
+function uploadPlain(file: File, onProgress: UploadProgress, signal?: AbortSignal): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/upload-direct');
@@ -142,7 +152,7 @@ function messageOf(body: unknown): string | undefined {
   return typeof message === 'string' && message ? message : undefined;
 }
 
-function isUploadResult(body: unknown): body is UploadResult {
+export function isUploadResult(body: unknown): body is UploadResult {
   if (!body || typeof body !== 'object') return false;
   const record = body as Record<string, unknown>;
   return record.success === true && typeof record.path === 'string' && record.path !== '';

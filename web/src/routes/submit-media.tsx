@@ -52,7 +52,14 @@ function SubmitMediaPage() {
     setUpload({ status: 'uploading', file, percent: 0 });
     uploadMediaFile(
       file,
-      (percent) => current() && setUpload({ status: 'uploading', file, percent }),
+      (percent) =>
+        current() &&
+        setUpload((shown) => ({
+          status: 'uploading',
+          file,
+          percent: percent ?? (shown.status === 'uploading' ? shown.percent : 0),
+          resuming: percent === null,
+        })),
       controller.signal,
     ).then(
       (result) => {

@@ -5,7 +5,7 @@ import { CloseIcon, FilmIcon, MusicIcon, UploadIcon } from '../../../components/
 /** Spec §4 Media upload: idle, then uploading (percentage shown), then success or error. */
 export type UploadState =
   | { status: 'idle' }
-  | { status: 'uploading'; file: File; percent: number }
+  | { status: 'uploading'; file: File; percent: number; resuming?: boolean }
   | { status: 'success'; file: File }
   | { status: 'error'; file: File; message: string };
 
@@ -95,7 +95,7 @@ function Chosen({ state, onBrowse, onRetry, onRemove }: ChosenProps) {
       {state.status === 'uploading' && (
         <div className="mt-5">
           <div className="flex justify-between text-sm font-medium text-stone-700 dark:text-stone-300">
-            <span>Uploading...</span>
+            <span>{state.resuming ? 'Connection lost. Resuming…' : 'Uploading...'}</span>
             <span>{state.percent}%</span>
           </div>
           <div
