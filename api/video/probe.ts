@@ -136,6 +136,8 @@ function mimeType(kind: MediaKind, container: Container): string {
       return 'audio/mpeg';
     case 'wav':
       return 'audio/wav';
+    case 'webm':
+      return kind === 'video' ? 'video/webm' : 'audio/webm';
     default: {
       const unknown: never = container;
       throw new Error(`Unhandled container ${String(unknown)}`);
@@ -146,7 +148,8 @@ function mimeType(kind: MediaKind, container: Container): string {
 const BROWSER_AUDIO = new Set(['aac', 'mp3']);
 
 function browserPlayable(container: Container, video: Stream | undefined, audio: Stream | undefined): boolean {
-  if (container === 'mov' || container === 'avi') return false;
+  // WebM plays in most browsers but not in Safari before 17 on iPhones: it is transcoded to MP4 or M4A
+  if (container === 'mov' || container === 'avi' || container === 'webm') return false;
   if (container === 'mp3') return audio?.codec_name === 'mp3';
   if (container === 'wav') return audio?.codec_name?.startsWith('pcm_') ?? false;
   const audioOk = !audio || BROWSER_AUDIO.has(audio.codec_name ?? '');

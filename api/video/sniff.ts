@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { MediaRejected } from './errors.ts';
 
 /** What the first bytes say the file is. ffprobe is then forced to that demuxer and no other. */
-export type Container = 'mp4' | 'm4a' | 'mov' | 'avi' | 'mp3' | 'wav';
+export type Container = 'mp4' | 'm4a' | 'mov' | 'avi' | 'mp3' | 'wav' | 'webm';
 
 /** The ffmpeg demuxer each container is read with (`-f`): never left to ffmpeg's own guessing. */
 export const DEMUXER: Record<Container, string> = {
@@ -12,6 +12,8 @@ export const DEMUXER: Record<Container, string> = {
   avi: 'avi',
   mp3: 'mp3',
   wav: 'wav',
+  // ffmpeg's one demuxer for Matroska and WebM; only the `webm` doctype reaches it
+  webm: 'matroska',
 };
 
 const HEAD_BYTES = 64;
@@ -42,9 +44,19 @@ export function sniffBytes(head: Buffer): Container | undefined {
     if (form === 'WAVE') return 'wav';
     return undefined;
   }
+  if (isWebm(head)) return 'webm';
   if (head.length >= 10 && ascii(0, 3) === 'ID3' && head[3]! >= 2 && head[3]! <= 4) return 'mp3';
   if (isMpegAudioFrame(head)) return 'mp3';
   return undefined;
+}
+
+const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+/** The EBML DocType element (0x4282), its one-byte size 4, then `webm`: what MediaRecorder writes. */
+const WEBM_DOCTYPE = Buffer.from([0x42, 0x82, 0x84, ...Buffer.from('webm')]);
+
+/** A WebM file (Matroska's EBML header with the `webm` doctype); other Matroska files are not taken. */
+function isWebm(head: Buffer): boolean {
+  return head.length >= 16 && head.subarray(0, 4).equals(EBML_MAGIC) && head.includes(WEBM_DOCTYPE);
 }
 
 /** Major brands of the ISO/QuickTime family we accept; HEIC, AVIF, JPEG 2000 and CR3 share `ftyp` too. */

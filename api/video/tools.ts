@@ -126,8 +126,8 @@ export const runTool: ToolRunner = async ({ tool, args, timeoutMs, signal, cwd }
  * streams need anything else fails at ffprobe, before ffmpeg decodes a frame of it.
  */
 export const ALLOWED_DECODERS = [
-  ...['h264', 'hevc', 'mpeg4', 'mjpeg', 'prores', 'vp9'],
-  ...['aac', 'mp3float', 'mp3', 'alac', 'opus', 'ac3', 'eac3', 'flac', 'adpcm_ima_wav'],
+  ...['h264', 'hevc', 'mpeg4', 'mjpeg', 'prores', 'vp8', 'vp9'],
+  ...['aac', 'mp3float', 'mp3', 'alac', 'opus', 'vorbis', 'ac3', 'eac3', 'flac', 'adpcm_ima_wav'],
   ...['pcm_s16le', 'pcm_s16be', 'pcm_s24le', 'pcm_s24be', 'pcm_s32le', 'pcm_f32le', 'pcm_f32be', 'pcm_u8'],
   ...['pcm_alaw', 'pcm_mulaw'],
 ] as const;

@@ -183,7 +183,7 @@ describe('media form', () => {
   it('refuses a file that is not video or audio, or too large, and needs an upload before submitting', async () => {
     const page = await guest();
     await page.goto('/submit-media');
-    await visible(page.getByText('MP4, MOV, AVI, MP3, WAV, M4A', { exact: true }));
+    await visible(page.getByText('MP4, MOV, AVI, WEBM, MP3, WAV, M4A', { exact: true }));
 
     const notes = path.join(scratch, 'notes.txt');
     fs.writeFileSync(notes, 'not a video');

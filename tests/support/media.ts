@@ -85,3 +85,43 @@ async function generate(): Promise<Record<TestMediaName, string>> {
 
   return { mp4, mov, avi, mp3, wav, m4a, hls, concat, truncated, text };
 }
+
+/**
+ * WebM as browsers' MediaRecorder writes it (VP8 and Opus; Opus alone for an audio message), made by
+ * the same ffmpeg, beside makeTestMedia's files (removeTestMedia removes them too). Only the tests
+ * that need WebM pay for the VP8 encode.
+ */
+export async function makeWebmMedia(): Promise<{ video: string; audio: string }> {
+  const mp4 = (await makeTestMedia()).mp4;
+  const dir = path.dirname(mp4);
+  const ffmpeg = (args: string[], out: string) =>
+    runTool({
+      tool: 'ffmpeg',
+      args: ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, out],
+      timeoutMs: 120_000,
+    }).then(() => out);
+  const opus = ['-c:a', 'libopus', '-b:a', '64k'];
+  const [video, audio] = await Promise.all([
+    ffmpeg(
+      [
+        ...PATTERN,
+        ...TONE,
+        '-c:v',
+        'libvpx',
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-b:v',
+        '500k',
+        ...opus,
+        '-shortest',
+        '-f',
+        'webm',
+      ],
+      path.join(dir, 'recorded.webm'),
+    ),
+    ffmpeg([...TONE, ...opus, '-f', 'webm'], path.join(dir, 'recorded-audio.webm')),
+  ]);
+  return { video, audio };
+}

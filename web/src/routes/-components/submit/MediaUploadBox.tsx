@@ -19,7 +19,7 @@ interface MediaUploadBoxProps {
 export function MediaUploadBox({ state, onFile, onRetry, onRemove }: MediaUploadBoxProps) {
   const busy = state.status === 'uploading';
   const { browse, dragging, input, dropZone } = useFilePicker({
-    accept: 'video/*,audio/*,.mp4,.mov,.avi,.mp3,.wav,.m4a',
+    accept: 'video/*,audio/*,.mp4,.mov,.avi,.webm,.mp3,.wav,.m4a',
     label: 'Video or audio file',
     onFile,
     disabled: busy,
@@ -61,7 +61,7 @@ function Idle({ onBrowse }: { onBrowse: () => void }) {
         <UploadIcon className="h-6 w-6" />
       </span>
       <p className="mt-4 text-lg font-semibold text-stone-800 dark:text-stone-100">Click to upload or drag and drop</p>
-      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">MP4, MOV, AVI, MP3, WAV, M4A</p>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">MP4, MOV, AVI, WEBM, MP3, WAV, M4A</p>
       <p className="text-xs text-stone-500 dark:text-stone-400">Up to 512MB</p>
       <button type="button" onClick={stop(onBrowse)} className="btn-secondary mt-5 text-sm">
         Browse Files
