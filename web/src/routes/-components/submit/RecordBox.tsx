@@ -115,13 +115,11 @@ function Stage({ state, onStart, onStop }: { state: RecorderState; onStart: () =
         </p>
       );
     case 'recorded':
-      return (
+      return state.kind === 'video' ? (
+        <RecordedVideo url={state.url} />
+      ) : (
         <div className="mt-4 overflow-hidden rounded-xl bg-stone-900">
-          {state.kind === 'video' ? (
-            <RecordedVideo url={state.url} />
-          ) : (
-            <audio src={state.url} controls aria-label="Your recording" className="w-full" />
-          )}
+          <audio src={state.url} controls aria-label="Your recording" className="w-full" />
         </div>
       );
     default:
@@ -137,19 +135,18 @@ function RecordedVideo({ url }: { url: string }) {
   const [noPicture, setNoPicture] = useState(false);
   return (
     <>
-      <video
-        src={`${url}#t=0.1`}
-        controls
-        playsInline
-        aria-label="Your recording"
-        className="max-h-96 w-full"
-        onLoadedMetadata={(event) => setNoPicture(event.currentTarget.videoWidth === 0)}
-      />
+      <div className="mt-4 overflow-hidden rounded-xl bg-stone-900">
+        <video
+          src={`${url}#t=0.1`}
+          controls
+          playsInline
+          aria-label="Your recording"
+          className="max-h-96 w-full"
+          onLoadedMetadata={(event) => setNoPicture(event.currentTarget.videoWidth === 0)}
+        />
+      </div>
       {noPicture && (
-        <p
-          role="alert"
-          className="bg-white p-3 text-sm font-semibold text-rose-700 dark:bg-stone-900 dark:text-rose-400"
-        >
+        <p role="alert" className="mt-3 text-sm font-semibold text-rose-700 dark:text-rose-400">
           Only the sound was recorded, not the picture. Retake it, or choose a file below.
         </p>
       )}
