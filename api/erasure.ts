@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { EMAIL_FINDER_HOLDS, NAME_DIGEST } from '#events/finders.ts';
 import { handleCommand } from '#events/handle.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { PERSONAL_FIELDS } from '#events/personal.ts';
@@ -49,25 +50,20 @@ export async function erasePerson(
 type Tx = pg.PoolClient;
 
 /**
- * How names are compared when an erasure by email looks for what the person signed: a digest of the
- * lowercased name (the first of the given expressions that is not null). A deleted item keeps only
- * this digest of its author's name (`signed_name`, beside the email it keeps): see blankDeletedItem.
- */
-const NAME_DIGEST = (...expressions: string[]) =>
-  `encode(sha256(convert_to(lower(coalesce(${expressions.join(', ')})), 'UTF8')), 'hex')`;
-
-/**
  * The streams of a person found by email (CONTRACT §9, decision 074): what was sent under that email,
  * and what the same browsers sent under the names given with it (their comments, a story signed the
  * same way). Never the rest of those browsers' work: a kiosk or a borrowed phone is shared by
  * colleagues, each under their own email and name. Events written before decision 050 (v1) likewise:
- * named work by the email's ref, and the same browsers' work under the same names.
+ * named work by the email's ref, and the same browsers' work under the same names. Streams brought
+ * in by an import have no email and no browser: they are found by the finders the backup carried
+ * (decision 112), the email by its salted digest and the same browser's name by its signer.
  */
 async function streamsOfEmail(tx: Tx, email: string) {
   const { rows } = await tx.query<{ stream_id: string; names: string[] }>(
     `WITH sent AS (
-       SELECT stream_id, subject_id FROM personal_data
-       WHERE kind = 'email' AND lower(value) = $1 AND stream_id IS NOT NULL),
+       SELECT stream_id, subject_id FROM personal_data p
+       WHERE p.stream_id IS NOT NULL AND p.value IS NOT NULL
+         AND ((p.kind = 'email' AND lower(p.value) = $1) OR ${EMAIL_FINDER_HOLDS('$1')})),
      names AS (
        SELECT DISTINCT CASE WHEN p.kind = 'signed_name' THEN p.value ELSE ${NAME_DIGEST('p.value')} END AS digest
        FROM personal_data p JOIN sent s ON s.stream_id = p.stream_id
@@ -76,7 +72,11 @@ async function streamsOfEmail(tx: Tx, email: string) {
        SELECT p.stream_id FROM personal_data p
        WHERE p.subject_id IN (SELECT subject_id FROM sent WHERE subject_id IS NOT NULL)
          AND p.kind IN ('artist_name', 'author_name') AND ${NAME_DIGEST('p.value')} IN (SELECT digest FROM names)
-         AND p.stream_id IS NOT NULL)
+         AND p.stream_id IS NOT NULL
+       UNION
+       SELECT p.stream_id FROM personal_data p
+       WHERE p.kind = 'signer' AND p.stream_id IS NOT NULL AND p.value IN (
+         SELECT f.value FROM personal_data f JOIN sent s ON s.stream_id = f.stream_id WHERE f.kind = 'signer'))
      SELECT stream_id, ARRAY(SELECT digest FROM names) AS names FROM (SELECT stream_id FROM sent UNION SELECT stream_id FROM signed) s`,
     [email],
   );
@@ -221,12 +221,13 @@ export async function blankDeletedItem(tx: pg.PoolClient, kind: string, id: numb
     `INSERT INTO personal_data (kind, value, subject_id, stream_id)
      SELECT 'signed_name', ${NAME_DIGEST('p.value')}, p.subject_id, p.stream_id FROM personal_data p
      WHERE p.stream_id = $1 AND p.kind IN ('artist_name', 'author_name') AND p.value IS NOT NULL
-       AND EXISTS (SELECT 1 FROM personal_data e WHERE e.stream_id = $1 AND e.kind = 'email' AND e.value IS NOT NULL)`,
+       AND EXISTS (SELECT 1 FROM personal_data e
+                   WHERE e.stream_id = $1 AND e.kind IN ('email', 'email_finder') AND e.value IS NOT NULL)`,
     [stream],
   );
   const { rowCount } = await tx.query(
     `UPDATE personal_data SET value = NULL, erased_at = now()
-     WHERE erased_at IS NULL AND kind NOT IN ('email', 'signed_name') AND (stream_id = $1 OR stream_id IN (
+     WHERE erased_at IS NULL AND kind NOT IN ('email', 'signed_name', 'email_finder', 'signer') AND (stream_id = $1 OR stream_id IN (
        SELECT stream_id FROM events
        WHERE type = 'CommentPosted' AND data->>'kind' = $2 AND (data->>'itemId')::bigint = $3))`,
     [stream, kind, id],

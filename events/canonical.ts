@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { jcs } from '../contract/jcs.ts';
+import { canonicalRecord, legacyText, type ChainRecord } from '../contract/logLine.ts';
 
 /**
  * The canonical form every chain hash is computed over (docs/canonical-form.md): the JSON
@@ -8,6 +9,7 @@ import { jcs } from '../contract/jcs.ts';
  */
 
 export { jcs } from '../contract/jcs.ts';
+export { canonicalRecord, type ChainRecord } from '../contract/logLine.ts';
 
 /** How a chain link was computed. 1: the first, PostgreSQL-text scheme, kept only to verify old links. */
 export const SCHEME = { legacy: 1, sha256: 2, hmac: 3 } as const;
@@ -34,48 +36,11 @@ export function linkForm(
   return linkHash(plain, hmacKey) === hash ? 'plain' : null;
 }
 
-/** The fields of an event the hash covers, its place in the chain and its predecessor's hash included. */
-export interface ChainRecord {
-  seq: number;
-  position: number;
-  streamId: string;
-  version: number;
-  type: string;
-  schemaVersion: number;
-  data: unknown;
-  metadata: unknown;
-  /** UTC, microseconds: `2026-11-24T13:18:01.123456Z` */
-  recordedAt: string;
-  prevHash: string;
-  /**
-   * Links sealed since decision 077: each reference to personal data in data or metadata
-   * (`titleRef`, `actorRef`…) with the commitment of its value, SHA-256 of salt and value (null where
-   * none was kept).
-   */
-  commitments?: Record<string, string | null>;
-}
-
 /** A personal value's commitment, as migration 024 computes it: lowercase hex of SHA-256(salt || value). */
 export function commitment(salt: string, value: string): string {
   return createHash('sha256')
     .update(salt + value, 'utf8')
     .digest('hex');
-}
-
-export function canonicalRecord(r: ChainRecord): string {
-  return jcs({
-    ...(r.commitments === undefined ? {} : { commitments: r.commitments }),
-    seq: r.seq,
-    position: r.position,
-    streamId: r.streamId,
-    version: r.version,
-    type: r.type,
-    schemaVersion: r.schemaVersion,
-    data: r.data,
-    metadata: r.metadata,
-    recordedAt: r.recordedAt,
-    prevHash: r.prevHash,
-  });
 }
 
 /** The link for one record: SHA-256 of its canonical form, or HMAC-SHA256 under the log key. */
@@ -88,7 +53,7 @@ export function linkHash(record: ChainRecord, hmacKey?: string): string {
 
 /** The first scheme's link, over PostgreSQL's `event_canonical_text`; only old links are checked with it. */
 export function legacyHash(prevHash: string, canonicalText: string): string {
-  return createHash('sha256').update(prevHash).update('\n').update(canonicalText).digest('hex');
+  return createHash('sha256').update(legacyText(prevHash, canonicalText), 'utf8').digest('hex');
 }
 
 /** The scheme new links are sealed with: keyed when LOG_HMAC_KEY is set. */

@@ -1,44 +1,20 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
-import {
-  EVENT_COLUMNS_SQL,
-  SCHEME,
-  chainRecord,
-  isKeyed,
-  linkForm,
-  logHmacKey,
-  type ChainRecord,
-  type EventRow,
-} from './canonical.ts';
+import { EVENT_COLUMNS_SQL, SCHEME, chainRecord, isKeyed, linkForm, logHmacKey, type EventRow } from './canonical.ts';
+import { endLine, exportLine, type Finders, type LogLine } from '../contract/logLine.ts';
 import { REF_ROWS_SQL, commitmentsOf, type RefRows } from './commitments.ts';
+import { FINDERS_SQL } from './finders.ts';
 import { PERSONAL_VALUES_SQL, REF_KEYS } from './personal.ts';
 
-/** Who caused an event: the role from its metadata, the name from erasable personal data (null when none or erased). */
-export interface Actor {
-  role: string;
-  name: string | null;
-}
+export { endLine, exportLine, type ExportEnd } from '../contract/logLine.ts';
 
-/** One event in chain order, as history and export give it (CONTRACT §6). */
-export interface ChainEvent extends Omit<ChainRecord, 'metadata'> {
+/** Who caused an event: the role from its metadata, the name from erasable personal data (null when none or erased). */
+export type Actor = LogLine['actor'];
+
+/** One event in chain order, as history and export give it (CONTRACT §6): the export's line. */
+export interface ChainEvent extends LogLine {
   metadata: Record<string, unknown>;
-  actor: Actor;
-  /**
-   * The event's names and words, by ref key (`{ titleRef: "Harbour" }`), null once erased: personal
-   * data outside the log (decision 050), so not covered by the hash, as the actor's name is not.
-   */
-  personal?: Record<string, string | null>;
-  /**
-   * Beside `commitments`: the salt of each value this line gives (`personal`, and `actorRef` for the
-   * actor's name), null once erased, so the value can be checked against the chain.
-   */
-  salts?: Record<string, string | null>;
-  hash: string;
-  /** how the link was computed (docs/canonical-form.md) */
-  scheme: number;
-  /** scheme 1 only: the PostgreSQL text the old link was computed over */
-  legacy?: string;
 }
 
 export interface ChainEventRow extends EventRow<Record<string, unknown>> {
@@ -50,15 +26,21 @@ export interface ChainEventRow extends EventRow<Record<string, unknown>> {
   hash: string;
   scheme: number;
   legacy: string | null;
+  finders?: Finders | null;
 }
 
-/** Sealed events joined with their links and actors; callers add WHERE c.seq ... ORDER BY c.seq. */
-export const SELECT_CHAIN_EVENTS = `SELECT c.seq, c.position, ${EVENT_COLUMNS_SQL}, pd.value AS actor_name,
+/**
+ * Sealed events joined with their links and actors; callers add WHERE c.seq ... ORDER BY c.seq. With
+ * `finders`, each stream's first event also gives what an erasure finds its people by (decision 112).
+ */
+const selectChainEvents = (finders: boolean) => `SELECT c.seq, c.position, ${EVENT_COLUMNS_SQL}, pd.value AS actor_name,
     ${PERSONAL_VALUES_SQL} AS personal, c.prev_hash, c.hash, c.scheme, CASE WHEN c.scheme = 1 THEN event_canonical_text(e) END AS legacy,
-    CASE WHEN c.scheme > 1 THEN ${REF_ROWS_SQL} END AS refs
+    CASE WHEN c.scheme > 1 THEN ${REF_ROWS_SQL} END AS refs${finders ? `, ${FINDERS_SQL} AS finders` : ''}
   FROM event_chain c
   JOIN events e ON e.position = c.position
   LEFT JOIN personal_data pd ON pd.kind = 'name' AND pd.id = (e.metadata->>'actorRef')::bigint`;
+
+export const SELECT_CHAIN_EVENTS = selectChainEvents(false);
 
 /** The refs whose values an export line gives, so it gives their salts: words and the actor's name. */
 const SALTED = new Set<string>([...REF_KEYS, 'actorRef']);
@@ -83,44 +65,8 @@ export function toChainEvent(r: ChainEventRow): ChainEvent {
   const salts = Object.entries(r.refs ?? {}).filter(([key]) => SALTED.has(key));
   if (committed && salts.length) event.salts = Object.fromEntries(salts.map(([key, row]) => [key, row.s]));
   if (r.legacy !== null) event.legacy = r.legacy;
+  if (r.finders) event.finders = r.finders;
   return event;
-}
-
-/** The exact text of one export line: fixed key order, so any change of a byte shows on verify. */
-export function exportLine(e: ChainEvent): string {
-  const line: ChainEvent = {
-    seq: e.seq,
-    position: e.position,
-    streamId: e.streamId,
-    version: e.version,
-    type: e.type,
-    schemaVersion: e.schemaVersion,
-    data: e.data,
-    metadata: e.metadata,
-    recordedAt: e.recordedAt,
-    actor: { role: e.actor?.role, name: e.actor?.name },
-    ...(e.personal === undefined ? {} : { personal: e.personal }),
-    ...(e.commitments === undefined ? {} : { commitments: e.commitments }),
-    ...(e.salts === undefined ? {} : { salts: e.salts }),
-    prevHash: e.prevHash,
-    hash: e.hash,
-    scheme: e.scheme,
-  };
-  if (e.legacy !== undefined) line.legacy = e.legacy;
-  return JSON.stringify(line);
-}
-
-/**
- * The last line of an export: how many events it holds and the link it ends on, so a file cut at a
- * line boundary no longer verifies (nor imports).
- */
-export interface ExportEnd {
-  end: { events: number; head: { seq: number; hash: string } | null };
-}
-
-export function endLine(events: number, head: { seq: number; hash: string } | null): string {
-  const end: ExportEnd = { end: { events, head: head && { seq: head.seq, hash: head.hash } } };
-  return JSON.stringify(end);
 }
 
 const PAGE = 1000;
@@ -128,20 +74,24 @@ const PAGE = 1000;
 /**
  * The sealed log as NDJSON, one event a line in chain (seq) order, then the end line; streamed page by
  * page. `leaveOut` gives a line with personal values taken out the way an erasure takes them (the
- * keepsake's log, decision 091): the line still verifies.
+ * keepsake's log, decision 091): the line still verifies. `backup` adds the finders an erasure after
+ * an import needs (decision 112): the operator's `events export` gives them, the audit download and
+ * the keepsake do not.
  */
 export async function exportNdjson(
   db: Pick<pg.Pool, 'query'>,
   out: Writable,
   range: { from?: number; to?: number } = {},
   leaveOut: (e: ChainEvent) => ChainEvent = (e) => e,
+  { backup = false }: { backup?: boolean } = {},
 ): Promise<number> {
+  const select = backup ? selectChainEvents(true) : SELECT_CHAIN_EVENTS;
   let after = Math.max((range.from ?? 1) - 1, 0);
   let written = 0;
   let head: { seq: number; hash: string } | null = null;
   for (;;) {
     const { rows } = await db.query<ChainEventRow>(
-      `${SELECT_CHAIN_EVENTS} WHERE c.seq > $1 AND ($2::bigint IS NULL OR c.seq <= $2) ORDER BY c.seq LIMIT $3`,
+      `${select} WHERE c.seq > $1 AND ($2::bigint IS NULL OR c.seq <= $2) ORDER BY c.seq LIMIT $3`,
       [after, range.to ?? null, PAGE],
     );
     for (const row of rows) {

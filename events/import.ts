@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
 import { CHAIN_PROJECTION } from './chain.ts';
 import type { ChainEvent } from './export.ts';
+import { finderRows, type FinderRow } from './finders.ts';
 import { kindOfRefKey } from './personal.ts';
 import { verifyExportFile } from './verifyFile.ts';
 
@@ -55,6 +56,8 @@ export async function importNdjson(pool: pg.Pool, file: string): Promise<{ impor
 
   let run: ChainEvent[] = [];
   let imported = 0;
+  // what an erasure finds people by (decision 112): new rows, written once the ids the log refers to are reserved
+  const finders: FinderRow[] = [];
   const flush = async () => {
     if (!run.length) return;
     const batch = run;
@@ -120,6 +123,7 @@ export async function importNdjson(pool: pg.Pool, file: string): Promise<{ impor
     const previous = run.at(-1);
     if (previous && (e.position < previous.position || run.length >= RUN)) await flush();
     run.push(e);
+    finders.push(...finderRows(e.streamId, e.finders));
   }
   await flush();
 
@@ -144,5 +148,12 @@ export async function importNdjson(pool: pg.Pool, file: string): Promise<{ impor
        ) refs
      ) x WHERE m IS NOT NULL`,
   );
+  for (let i = 0; i < finders.length; i += RUN) {
+    await pool.query(
+      `INSERT INTO personal_data (kind, value, stream_id)
+       SELECT p->>'kind', p->>'value', p->>'stream' FROM jsonb_array_elements($1::jsonb) AS p`,
+      [JSON.stringify(finders.slice(i, i + RUN))],
+    );
+  }
   return { imported, head: verified.head?.seq ?? 0 };
 }

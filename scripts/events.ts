@@ -19,7 +19,8 @@ const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
        npm run events -- erase (--email ADDRESS | --visitor ID | --address IP | --name NAME)
 
   verify   checks the whole hash chain (or an exported file); exit 1 and the first bad position
-  export   the log as NDJSON on stdout, in position order
+  export   the log as NDJSON on stdout, in chain order: a backup, with what an erasure after an
+           import finds a person by (never an email itself)
   import   restores a verified export into an empty database
   erase    erases a person (by an email they gave or their browser's visitor id: their names, words,
            named work and comments), or blanks a stored address or login name; the log and its
@@ -87,7 +88,9 @@ async function main([command, ...args]: string[]): Promise<number> {
       const to = argValue(args, '--to');
       if (!Number.isInteger(from) || (to !== undefined && !Number.isInteger(Number(to)))) break;
       return withStore(async (store) => {
-        await exportNdjson(store.pool, process.stdout, { from, to: to === undefined ? undefined : Number(to) });
+        // the operator's backup: it carries what an erasure after an import needs (decision 112)
+        const range = { from, to: to === undefined ? undefined : Number(to) };
+        await exportNdjson(store.pool, process.stdout, range, undefined, { backup: true });
         return 0;
       });
     }

@@ -1,4 +1,4 @@
-import { jcs } from '../../contract/jcs.ts';
+import { canonicalRecord, endLine, exportLine, legacyText, type LogLine } from '../../contract/logLine.ts';
 
 /**
  * The keepsake's check of its log in the browser (CONTRACT §10): the recipe of docs/canonical-form.md
@@ -14,44 +14,8 @@ const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256',
 
 type Line = Record<string, any>;
 
-/** The line as the export writes it (its fixed key order), so any other byte shows. */
-function asExported(e: Line): string {
-  const line: Line = {
-    seq: e.seq,
-    position: e.position,
-    streamId: e.streamId,
-    version: e.version,
-    type: e.type,
-    schemaVersion: e.schemaVersion,
-    data: e.data,
-    metadata: e.metadata,
-    recordedAt: e.recordedAt,
-    actor: { role: e.actor?.role, name: e.actor?.name },
-    ...(e.personal === undefined ? {} : { personal: e.personal }),
-    ...(e.commitments === undefined ? {} : { commitments: e.commitments }),
-    ...(e.salts === undefined ? {} : { salts: e.salts }),
-    prevHash: e.prevHash,
-    hash: e.hash,
-    scheme: e.scheme,
-  };
-  if (e.legacy !== undefined) line.legacy = e.legacy;
-  return JSON.stringify(line);
-}
-
 const record = (e: Line, withCommitments: boolean) =>
-  jcs({
-    ...(withCommitments ? { commitments: e.commitments } : {}),
-    seq: e.seq,
-    position: e.position,
-    streamId: e.streamId,
-    version: e.version,
-    type: e.type,
-    schemaVersion: e.schemaVersion,
-    data: e.data,
-    metadata: e.metadata,
-    recordedAt: e.recordedAt,
-    prevHash: e.prevHash,
-  });
+  canonicalRecord({ ...(e as LogLine), commitments: withCommitments ? e.commitments : undefined });
 
 export async function checkLog(lines: readonly string[], progress?: (n: number) => void): Promise<LogCheck> {
   let expected = 1;
@@ -71,7 +35,7 @@ export async function checkLog(lines: readonly string[], progress?: (n: number) 
     }
     if (e && typeof e === 'object' && 'end' in e) {
       const head = checked ? { seq: expected - 1, hash: prevHash } : null;
-      if (text !== JSON.stringify({ end: { events: checked, head } })) {
+      if (text !== endLine(checked, head)) {
         return fail(expected, `the end line does not match: the log holds ${checked} events`);
       }
       ended = true;
@@ -82,11 +46,11 @@ export async function checkLog(lines: readonly string[], progress?: (n: number) 
         expected,
         typeof e?.seq !== 'number' ? 'line is not an event' : `seq ${expected} is missing or out of order`,
       );
-    if (asExported(e) !== text) return fail(e.seq, 'line altered (not as exported)');
+    if (exportLine(e as LogLine) !== text) return fail(e.seq, 'line altered (not as exported)');
     if (e.prevHash !== prevHash) return fail(e.seq, 'chain link broken');
     if (e.actor?.role !== e.metadata?.role) return fail(e.seq, 'actor does not match metadata');
     if (e.scheme === 1) {
-      if (typeof e.legacy !== 'string' || (await sha256(`${prevHash}\n${e.legacy}`)) !== e.hash)
+      if (typeof e.legacy !== 'string' || (await sha256(legacyText(prevHash, e.legacy))) !== e.hash)
         return fail(e.seq, 'event edited');
     } else if (e.scheme === 2) {
       let form: 'committed' | 'plain' | null = null;
