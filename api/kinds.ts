@@ -1,7 +1,7 @@
 import { artworkStream } from '#events/artworks/artwork.ts';
 import { mediaStream } from '#events/media/media.ts';
 import { storyStream } from '#events/stories/story.ts';
-import type { Kind } from '#projections/catalog/items.ts';
+import { KIND_PATH, KINDS as KIND_LIST, type Kind } from '#contract/views.ts';
 import { log } from './observability/logger.ts';
 import { currentRequestId } from './observability/requestContext.ts';
 import type { BlobStore } from './storage/index.ts';
@@ -11,11 +11,11 @@ export const KINDS: Record<
   Kind,
   { path: string; label: string; stream: (id: number) => string; blobPrefix: (id: number) => string }
 > = {
-  artwork: { path: 'artworks', label: 'Artwork', stream: artworkStream, blobPrefix: (id) => `artworks/${id}/` },
-  story: { path: 'stories', label: 'Story', stream: storyStream, blobPrefix: (id) => `stories/${id}/` },
-  media: { path: 'media', label: 'Media', stream: mediaStream, blobPrefix: (id) => `media/${id}/` },
+  artwork: { path: KIND_PATH.artwork, label: 'Artwork', stream: artworkStream, blobPrefix: (id) => `artworks/${id}/` },
+  story: { path: KIND_PATH.story, label: 'Story', stream: storyStream, blobPrefix: (id) => `stories/${id}/` },
+  media: { path: KIND_PATH.media, label: 'Media', stream: mediaStream, blobPrefix: (id) => `media/${id}/` },
 };
-export const KIND_NAMES = Object.keys(KINDS) as Kind[];
+export const KIND_NAMES: readonly Kind[] = KIND_LIST;
 
 /** An item whose files go: a media item's upload lies outside its prefix (`uploads/…`). */
 export interface ItemFiles {

@@ -1,7 +1,7 @@
 /**
  * The live-update contract (CONTRACT §4): every socket event the server sends, its room and its
  * payload. The server and the web app both import this module, so a name or a field cannot drift.
- * Item and comment shapes come from each side's own view types, plugged in as parameters.
+ * Items and comments are the views of contract/views.ts, the same the API answers.
  *
  * `position` is the log cursor (chain seq): it only grows on a connection. `after` is the position of
  * the message before this one that the same audience was sent, so a client whose `position` is not
@@ -11,12 +11,9 @@
 import type { MineChanged } from './mine.ts';
 import type { MuralState, MuralStroke } from './mural.ts';
 
-export type Kind = 'artwork' | 'story' | 'media';
+import type { CommentView, ItemView, Kind, QueueCounts } from './views.ts';
 
-export interface QueueCounts {
-  pending: { artworks: number; stories: number; media: number };
-  archived: number;
-}
+export type { Kind, QueueCounts };
 
 interface Positioned {
   position: number;
@@ -47,11 +44,17 @@ export interface ShowStatus {
   total: number;
 }
 
-export interface LivePayloads<Item = unknown, Comment = unknown> {
-  'gallery:item-added': Positioned & { kind: Kind; item: Item };
+/** `GET /api/show` (CONTRACT §7): where the show stands, what comes next, and the log position it reflects. */
+export interface ShowAnswer extends ShowStatus {
+  upNext: ShowItemRef[];
+  position: number;
+}
+
+export interface LivePayloads {
+  'gallery:item-added': Positioned & { kind: Kind; item: ItemView };
   'gallery:item-removed': Positioned & { kind: Kind; id: number };
   'likes:changed': Positioned & { kind: Kind; id: number; likeCount: number };
-  'comments:added': Positioned & { kind: Kind; id: number; comment: Comment; commentCount: number };
+  'comments:added': Positioned & { kind: Kind; id: number; comment: CommentView; commentCount: number };
   'comments:removed': Positioned & { kind: Kind; id: number; commentId: number; commentCount: number };
   'admin:queue-changed': Positioned & { kind: Kind } & QueueCounts;
   'show:changed': Positioned & ShowStatus;
@@ -66,15 +69,15 @@ export interface LivePayloads<Item = unknown, Comment = unknown> {
 export type LiveEvent = keyof LivePayloads;
 
 /** One positioned event with its payload, as a value: what the outbox stores and a catch-up batch holds. */
-export type LiveMessage<Item = unknown, Comment = unknown> = {
-  [E in LiveEvent]: { event: E; payload: LivePayloads<Item, Comment>[E] };
+export type LiveMessage = {
+  [E in LiveEvent]: { event: E; payload: LivePayloads[E] };
 }[LiveEvent];
 
 /** Sent once to every socket as it joins: what it missed since its `since`, up to `upTo`; or refetch all. */
-export interface SyncBatch<Item = unknown, Comment = unknown> {
+export interface SyncBatch {
   upTo: number;
   refetch: boolean;
-  messages: Array<LiveMessage<Item, Comment>>;
+  messages: LiveMessage[];
 }
 
 export interface Presence {
@@ -97,10 +100,10 @@ export interface ProjectionLagStatus {
 }
 
 /** What the server sends, as socket.io's event map. */
-export type ServerToClientEvents<Item = unknown, Comment = unknown> = {
-  [E in LiveEvent]: (payload: LivePayloads<Item, Comment>[E]) => void;
+export type ServerToClientEvents = {
+  [E in LiveEvent]: (payload: LivePayloads[E]) => void;
 } & {
-  'sync:batch': (batch: SyncBatch<Item, Comment>) => void;
+  'sync:batch': (batch: SyncBatch) => void;
   presence: (payload: Presence) => void;
   'projections:lag': (payload: ProjectionLagStatus) => void;
   /** only to the sender's own sockets, outside the sequence above (CONTRACT §11) */

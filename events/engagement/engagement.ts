@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { KINDS } from '#contract/views.ts';
 import { DomainError } from '../errors.ts';
 import type { Decider } from '../decider.ts';
 import { Inline, inlineToRefs, PERSONAL_FIELDS, PersonalRef } from '../personal.ts';
 import { defineEvent, type EventOf } from '../registry.ts';
 
-export const ItemKind = z.enum(['artwork', 'story', 'media']);
+export const ItemKind = z.enum(KINDS);
 export type ItemKind = z.infer<typeof ItemKind>;
 const itemId = z.number().int().positive();
 

@@ -1,9 +1,8 @@
 import type pg from 'pg';
 
-export interface QueueCounts {
-  pending: { artworks: number; stories: number; media: number };
-  archived: number;
-}
+import type { QueueCounts } from '#contract/views.ts';
+
+export type { QueueCounts };
 
 export async function queueCounts(db: Pick<pg.Pool, 'query'>): Promise<QueueCounts> {
   const { rows } = await db.query<{ artworks: number; stories: number; media: number; archived: number }>(

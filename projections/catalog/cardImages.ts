@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { CardImage } from '#contract/views.ts';
 import type { CatalogRow } from './items.ts';
 
 /**
@@ -13,13 +14,8 @@ export type CardWidth = (typeof CARD_WIDTHS)[number];
 export const CARD_ASPECT = { artwork: 3 / 4, media: 9 / 16 } as const;
 export type CardKind = keyof typeof CARD_ASPECT;
 
-/** What the browser needs for `<img src srcset sizes width height>`. */
-export interface CardImage {
-  src: string;
-  srcSet: string;
-  width: number;
-  height: number;
-}
+/** What the browser needs for `<img src srcset sizes width height>` (contract/views.ts). */
+export type { CardImage };
 
 export interface CardSource {
   key: string;

@@ -1,5 +1,7 @@
 import type pg from 'pg';
-import type { Kind } from './items.ts';
+import type { CommentView, Kind } from '#contract/views.ts';
+
+export type { CommentView };
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -16,7 +18,7 @@ interface CommentRow {
 const ITEM_FIELD = { artwork: 'artworkId', story: 'storyId', media: 'mediaId' } as const;
 
 /** A comment as the spec shows it, with its item under the kind's own name (artworkId, storyId, mediaId). */
-export function toCommentView(row: CommentRow) {
+export function toCommentView(row: CommentRow): CommentView {
   return {
     id: row.id,
     [ITEM_FIELD[row.kind]]: row.item_id,
@@ -27,7 +29,6 @@ export function toCommentView(row: CommentRow) {
     createdAt: row.created_at.toISOString(),
   };
 }
-export type CommentView = ReturnType<typeof toCommentView>;
 
 /** An item's comments, oldest first, with the catalog position they reflect (one statement, one snapshot). */
 export async function listComments(

@@ -1,21 +1,15 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type pg from 'pg';
-import { toView, type CatalogRow, type ItemView, type Kind } from './items.ts';
-import { cardImage, type CardImage } from './cardImages.ts';
+import type { GalleryItemView, GalleryPageView } from '#contract/views.ts';
+import { toView, type CatalogRow, type Kind } from './items.ts';
+import { cardImage } from './cardImages.ts';
 
 export const PAGE_SIZE = 20;
 type Queryable = Pick<pg.Pool, 'query'>;
 
-export type GalleryItemView = ItemView & { card: CardImage | null };
-
-export interface GalleryPage {
-  items: GalleryItemView[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pageCount: number;
-}
+export type { GalleryItemView };
+export type GalleryPage = GalleryPageView;
 
 /** A page as the API sends it: the JSON bytes, their ETag, and the catalog position they reflect. */
 export interface PageAnswer {

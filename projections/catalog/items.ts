@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import type { ArtworkView, ItemView, Kind, MediaView, StoryView } from '#contract/views.ts';
 
-export type Kind = 'artwork' | 'story' | 'media';
+export type { ItemView, Kind };
 type Queryable = Pick<pg.Pool, 'query'>;
 
 interface ImageRef {
@@ -64,7 +65,7 @@ const SELECT_ROW = `SELECT ${ROW_FROM}`;
 const VISIBLE = `c.status = 'approved' AND NOT c.archived`;
 
 /** The item as the API shows it; email and notes only to admins. */
-export function toView(row: CatalogRow, viewer: Viewer) {
+export function toView(row: CatalogRow, viewer: Viewer): ItemView {
   const base = {
     kind: row.kind,
     id: row.id,
@@ -87,20 +88,24 @@ export function toView(row: CatalogRow, viewer: Viewer) {
     const url = (variant: string) => `/api/artworks/${row.id}/image/${variant}`;
     return {
       ...base,
+      kind: 'artwork',
       isFromCanvas: row.is_from_canvas ?? 'false',
       imageData: url('display'),
       thumbnailUrl: url('thumbnail'),
       originalUrl: url('original'),
       ...admin,
-    };
+    } satisfies ArtworkView;
   }
   if (row.kind === 'story') {
-    return { ...base, content: row.content, authorName: row.artist_name, isAnonymous: row.is_anonymous, ...admin };
+    // a story always has its content (events/stories/story.ts)
+    const story = { content: row.content!, authorName: row.artist_name, isAnonymous: row.is_anonymous };
+    return { ...base, kind: 'story', ...story, ...admin } satisfies StoryView;
   }
   const media = row.media!;
   const stream = `/api/media/${row.id}/stream`;
   return {
     ...base,
+    kind: 'media',
     mediaType: media.mediaType,
     mimeType: media.playable ? media.playable.contentType : media.mimeType,
     // the stored path (spec §3) is served by the stream route too: files are never public
@@ -110,9 +115,8 @@ export function toView(row: CatalogRow, viewer: Viewer) {
     durationSeconds: media.durationSeconds,
     processing: media.poster === undefined,
     ...admin,
-  };
+  } satisfies MediaView;
 }
-export type ItemView = ReturnType<typeof toView>;
 
 /** One item (`$2` kind, `$3` id); guests (`$1` false) see it only when approved and not archived. */
 const ONE_ITEM = `WHERE c.kind = $2 AND c.id = $3 AND ($1::boolean OR (${VISIBLE}))`;

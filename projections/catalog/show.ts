@@ -1,5 +1,12 @@
 import type pg from 'pg';
-import { MURAL_ITEM, type ReactionCounts, type ShowItemRef, type ShowState, type ShowStatus } from '#contract/live.ts';
+import {
+  MURAL_ITEM,
+  type ReactionCounts,
+  type ShowAnswer,
+  type ShowItemRef,
+  type ShowState,
+  type ShowStatus,
+} from '#contract/live.ts';
 import type { Kind } from './items.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -40,12 +47,6 @@ export async function reactionTotals(db: Queryable, kind: string, id: number): P
 
 /** How many of the items to come `GET /api/show` lists. */
 const UP_NEXT = 10;
-
-/** The show as `GET /api/show` answers it: its status, the items to come, and the catalog position it reflects. */
-export interface ShowAnswer extends ShowStatus {
-  upNext: ShowItemRef[];
-  position: number;
-}
 
 /** The show as the catalog holds it, with the catalog position it reflects (one snapshot). */
 export async function readShowAnswer(db: Queryable): Promise<ShowAnswer> {

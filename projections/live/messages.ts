@@ -2,14 +2,14 @@ import type pg from 'pg';
 import type { LiveMessage } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
-import { findComment, type CommentView } from '../catalog/engagement.ts';
-import { findItem, toView, type ItemView, type Kind } from '../catalog/items.ts';
+import { findComment } from '../catalog/engagement.ts';
+import { findItem, toView, type Kind } from '../catalog/items.ts';
 import { isMuralChange, muralMessages, type MuralChange } from '../catalog/mural.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
 import type { ReactionCounts } from '#contract/live.ts';
 
 /** A live message as the server builds it, before it is given its `after`. */
-export type ServerMessage = LiveMessage<ItemView, CommentView>;
+export type ServerMessage = LiveMessage;
 type Unplaced = ServerMessage extends infer M
   ? M extends { event: infer E; payload: infer P }
     ? { event: E; payload: Omit<P, 'after'> }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { GalleryKind } from '../queries/gallery.ts';
 import { useCardLike } from '../queries/likes.ts';
 import { HeartIcon } from './icons.tsx';
 import { toast } from './Toaster.tsx';
 import { Tooltip } from './Tooltip.tsx';
+import type { Kind } from '../../../contract/views.ts';
 
 interface LikeButtonProps {
-  kind: GalleryKind;
+  kind: Kind;
   id: number;
   count: number;
 }

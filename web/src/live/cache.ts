@@ -1,10 +1,10 @@
 import type { InvalidateQueryFilters, Query, QueryClient, QueryKey } from '@tanstack/react-query';
-import { adminKeys, type AdminQueue } from '../queries/adminKeys.ts';
-import type { Comment } from '../queries/comments.ts';
-import { galleryKeys, type GalleryKind } from '../queries/gallery.ts';
+import { adminKeys } from '../queries/adminKeys.ts';
+import { galleryKeys } from '../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
 import { showKeys, type ShowAnswer } from '../queries/show.ts';
 import type { LiveMessage } from './sequence.ts';
+import type { CommentView as Comment, ItemView, Kind, QueueCounts } from '../../../contract/views.ts';
 
 type PatchMessage = Extract<
   LiveMessage,
@@ -21,12 +21,8 @@ const PATCHES = new Set<string>([
 ]);
 const isPatch = (message: LiveMessage): message is PatchMessage => PATCHES.has(message.event);
 
-interface Counted {
-  kind?: GalleryKind;
-  id: number;
-  likeCount?: number;
-  commentCount?: number;
-}
+/** An item in a cached answer, as far as a live message's counters patch it. */
+type Counted = Pick<ItemView, 'id'> & Partial<Pick<ItemView, 'kind' | 'likeCount' | 'commentCount'>>;
 
 function countersOf(message: PatchMessage): Partial<Pick<Counted, 'likeCount' | 'commentCount'>> & {
   reactions?: unknown;
@@ -37,7 +33,7 @@ function countersOf(message: PatchMessage): Partial<Pick<Counted, 'likeCount' | 
     : { commentCount: (message as CountMessage & { payload: { commentCount: number } }).payload.commentCount };
 }
 
-const sameItem = (key: QueryKey, kind: GalleryKind, id: number) => key[0] === ITEM_KINDS[kind].key && key[1] === id;
+const sameItem = (key: QueryKey, kind: Kind, id: number) => key[0] === ITEM_KINDS[kind].key && key[1] === id;
 
 /**
  * One live patch on one query's data, whatever the query: a gallery page (or the reveal deck), an
@@ -175,7 +171,7 @@ export class LiveCache {
         // the counts are patched above (and on a late answer); the lists behind them load again
         if (queryClient.getQueryData(adminKeys.queue) === undefined) {
           const { pending, archived } = message.payload;
-          queryClient.setQueryData<AdminQueue>(adminKeys.queue, { pending, archived });
+          queryClient.setQueryData<QueueCounts>(adminKeys.queue, { pending, archived });
         }
         this.invalidate({
           queryKey: adminKeys.all,

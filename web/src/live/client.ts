@@ -7,13 +7,11 @@ import {
   type ServerToClientEvents,
 } from '../../../contract/live.ts';
 import type { MineChanged } from '../../../contract/mine.ts';
-import type { Comment } from '../queries/comments.ts';
-import type { FullGalleryItem } from '../queries/gallery.ts';
 import { LiveCache } from './cache.ts';
 import { followsShow, showFollowers } from './following.ts';
 import { LiveSequence, type LiveMessage, type SyncBatch } from './sequence.ts';
 
-export type ClientSocket = Socket<ServerToClientEvents<FullGalleryItem, Comment>, ClientToServerEvents>;
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type AuthCallback = (callback: (auth: Record<string, unknown>) => void) => void;
 
 /** After the server closed the connection (a failed welcome, a restart), come back after this long. */

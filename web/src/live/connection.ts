@@ -7,10 +7,10 @@ import { createStore, useStore } from '../lib/store.ts';
 import type { MineChanged } from '../../../contract/mine.ts';
 import type { LiveMessage } from './sequence.ts';
 import { startLiveClient } from './client.ts';
-import type { FullGalleryItem, GalleryKind } from '../queries/gallery.ts';
 import { storyAuthor } from '../queries/stories.ts';
 import { toast } from '../components/Toaster.tsx';
 import { LIVE_SOCKET_OPTIONS } from '../../../contract/liveSocket.ts';
+import type { ItemView, Kind } from '../../../contract/views.ts';
 
 /** How long a newly arrived item stays marked as new in the gallery. */
 export const NEW_MARK_MS = 6000;
@@ -31,9 +31,9 @@ export function useCatchingUp(): boolean {
 
 // Items that arrived live a moment ago, as 'kind:id'.
 const newItems = createStore<ReadonlySet<string>>(new Set());
-const itemName = (kind: GalleryKind, id: number) => `${kind}:${id}`;
+const itemName = (kind: Kind, id: number) => `${kind}:${id}`;
 
-function markNew(kind: GalleryKind, id: number, on: boolean) {
+function markNew(kind: Kind, id: number, on: boolean) {
   const key = itemName(kind, id);
   if (newItems.get().has(key) === on) return;
   const next = new Set(newItems.get());
@@ -43,7 +43,7 @@ function markNew(kind: GalleryKind, id: number, on: boolean) {
 }
 
 /** True for a few seconds after the item arrived live (a ring and a 'New' badge on its card). */
-export function useIsNew(kind: GalleryKind, id: number): boolean {
+export function useIsNew(kind: Kind, id: number): boolean {
   return useStore(newItems, (items) => items.has(itemName(kind, id)));
 }
 
@@ -64,7 +64,7 @@ export function useLiveMessages(listener: (message: LiveMessage) => void): void 
 }
 
 /** 'New artwork by Sam Painter'; the admin panel and the slideshow announce arrivals their own way. */
-function announceArrival(item: FullGalleryItem) {
+function announceArrival(item: ItemView) {
   if (/^\/(admin|reveal)/.test(window.location.pathname)) return;
   const what = item.kind === 'media' ? item.mediaType : item.kind;
   const by = item.kind === 'story' ? storyAuthor(item) : item.artistName;

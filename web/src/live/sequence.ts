@@ -1,10 +1,8 @@
 import type { LiveMessage as ContractMessage, SyncBatch as ContractBatch } from '../../../contract/live.ts';
-import type { Comment } from '../queries/comments.ts';
-import type { FullGalleryItem } from '../queries/gallery.ts';
 
 /** A live message as the web app sees it (CONTRACT §4, contract/live.ts). */
-export type LiveMessage = ContractMessage<FullGalleryItem, Comment>;
-export type SyncBatch = ContractBatch<FullGalleryItem, Comment>;
+export type LiveMessage = ContractMessage;
+export type SyncBatch = ContractBatch;
 
 interface Handlers {
   apply: (message: LiveMessage) => void;

@@ -1,12 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-import type { Artwork } from './artworks.ts';
-import type { Media } from './media.ts';
-import type { Story } from './stories.ts';
-import { galleryKeys, type GalleryKind } from './gallery.ts';
+import { galleryKeys } from './gallery.ts';
 import type { MutationHandlers } from './handlers.ts';
 import { itemKey } from './itemKinds.ts';
-import { adminKeys, type AdminQueue } from './adminKeys.ts';
+import { adminKeys } from './adminKeys.ts';
+import type {
+  ArtworkView as Artwork,
+  Kind,
+  MediaView as Media,
+  QueueCounts,
+  StoryView as Story,
+} from '../../../contract/views.ts';
 
 export type ReviewDecision = 'approved' | 'rejected';
 
@@ -16,7 +20,7 @@ const adminGet = <T>(path: string, signal: AbortSignal) => api<T>(path, { signal
 export function adminQueueQueryOptions() {
   return queryOptions({
     queryKey: adminKeys.queue,
-    queryFn: ({ signal }) => adminGet<AdminQueue>('/api/admin/queue', signal),
+    queryFn: ({ signal }) => adminGet<QueueCounts>('/api/admin/queue', signal),
   });
 }
 
@@ -71,23 +75,15 @@ export function reviewMedia(id: number, status: ReviewDecision, adminNotes: stri
   return api<Media>(`/api/media/${id}/status`, { method: 'PUT', body: { status, adminNotes } });
 }
 
-const REVIEWS = { artwork: reviewArtwork, story: reviewStory, media: reviewMedia } satisfies Record<
-  GalleryKind,
-  unknown
->;
+const REVIEWS = { artwork: reviewArtwork, story: reviewStory, media: reviewMedia } satisfies Record<Kind, unknown>;
 
 /** Approves or rejects any kind of item, each through its own call. */
-export function reviewItem(
-  kind: GalleryKind,
-  id: number,
-  status: ReviewDecision,
-  adminNotes: string,
-): Promise<unknown> {
+export function reviewItem(kind: Kind, id: number, status: ReviewDecision, adminNotes: string): Promise<unknown> {
   return REVIEWS[kind](id, status, adminNotes);
 }
 
 /** Approves or rejects with the notes; the queues, the gallery and the item are read again. */
-export function useReview(kind: GalleryKind, id: number, handlers: MutationHandlers<unknown, ReviewDecision>) {
+export function useReview(kind: Kind, id: number, handlers: MutationHandlers<unknown, ReviewDecision>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (decision: { status: ReviewDecision; notes: string }) =>

@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
 import { adminKeys } from './adminKeys.ts';
 import { commentsKey } from './comments.ts';
-import { galleryKeys, type GalleryKind } from './gallery.ts';
+import { galleryKeys } from './gallery.ts';
 import type { MutationHandlers } from './handlers.ts';
 import { ITEM_KINDS, itemKey, itemPath } from './itemKinds.ts';
+import type { Kind } from '../../../contract/views.ts';
 
 // Detail-page deletes carry the typed admin key (spec §6); the server decides whether it is right.
 
@@ -13,12 +14,12 @@ interface DeleteAnswer {
   message?: string;
 }
 
-export function deleteItem(kind: GalleryKind, id: number, adminKey: string): Promise<DeleteAnswer | null> {
+export function deleteItem(kind: Kind, id: number, adminKey: string): Promise<DeleteAnswer | null> {
   return api<DeleteAnswer | null>(itemPath(kind, id), { method: 'DELETE', headers: bearer(adminKey) });
 }
 
 /** Artwork comments take the key in an admin-key header; story and media comments in Authorization. */
-export function deleteComment(kind: GalleryKind, commentId: number, adminKey: string): Promise<DeleteAnswer | null> {
+export function deleteComment(kind: Kind, commentId: number, adminKey: string): Promise<DeleteAnswer | null> {
   if (kind === 'artwork') {
     return api<DeleteAnswer | null>(`/api/comments/${commentId}`, {
       method: 'DELETE',
@@ -32,7 +33,7 @@ export function deleteComment(kind: GalleryKind, commentId: number, adminKey: st
 }
 
 /** Deletes the item with the typed key; its cached detail goes, the lists are read again. */
-export function useDeleteItem(kind: GalleryKind, id: number, handlers: MutationHandlers<DeleteAnswer | null, string>) {
+export function useDeleteItem(kind: Kind, id: number, handlers: MutationHandlers<DeleteAnswer | null, string>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (adminKey: string) => deleteItem(kind, id, adminKey),
@@ -53,7 +54,7 @@ interface CommentDeletion {
 
 /** Deletes one of the item's comments with the typed key; its comments and the counts are read again. */
 export function useDeleteComment(
-  kind: GalleryKind,
+  kind: Kind,
   id: number,
   handlers: MutationHandlers<DeleteAnswer | null, CommentDeletion>,
 ) {

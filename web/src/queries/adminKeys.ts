@@ -2,11 +2,6 @@
  * The admin's query keys and the queue's shape, apart from the admin's queries: the live cache and
  * the guests' mutations name them, and a guest's first page should not load the admin's code.
  */
-export interface AdminQueue {
-  pending: { artworks: number; stories: number; media: number };
-  archived: number;
-}
-
 export const adminKeys = {
   all: ['admin'] as const,
   queue: ['admin', 'queue'] as const,

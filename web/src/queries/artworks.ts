@@ -2,30 +2,9 @@ import type { StrokeRecording } from '../../../contract/strokes.ts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { api } from '../lib/api.ts';
+import type { ArtworkView as Artwork } from '../../../contract/views.ts';
 import { galleryKeys } from './gallery.ts';
 import { itemKey } from './itemKinds.ts';
-
-export interface Artwork {
-  kind?: 'artwork';
-  id: number;
-  title: string | null;
-  description: string | null;
-  tags?: string | null;
-  artistName: string;
-  isFromCanvas?: string;
-  status: 'pending' | 'approved' | 'rejected' | string;
-  createdAt: string;
-  approvedAt?: string | null;
-  archived?: boolean;
-  archivedAt?: string | null;
-  imageData: string;
-  thumbnailUrl?: string | null;
-  likeCount?: number;
-  commentCount?: number;
-  /** Admins only. */
-  email?: string;
-  adminNotes?: string | null;
-}
 
 export interface NewArtwork {
   title: string;

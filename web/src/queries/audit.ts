@@ -8,7 +8,7 @@ import {
 import type { ReactionCounts, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
 import type { MuralState, MuralStroke } from '../../../contract/mural.ts';
 import { api } from '../lib/api.ts';
-import type { GalleryItem } from './gallery.ts';
+import type { GalleryItemView } from '../../../contract/views.ts';
 
 export interface Actor {
   role: string;
@@ -113,7 +113,7 @@ export interface HistoryEvent {
 }
 
 export interface ItemHistory {
-  item: (GalleryItem & { status?: string; archived?: boolean; adminNotes?: string | null }) | null;
+  item: (GalleryItemView & { status?: string; archived?: boolean; adminNotes?: string | null }) | null;
   events: HistoryEvent[];
 }
 
@@ -125,7 +125,7 @@ export function itemHistoryOptions(kind: string, id: number) {
 }
 
 export interface GalleryAt {
-  items: GalleryItem[];
+  items: GalleryItemView[];
   total: number;
   at: number;
 }

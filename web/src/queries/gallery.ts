@@ -1,53 +1,6 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-
-export type GalleryKind = 'artwork' | 'story' | 'media';
-
-interface ItemBase {
-  id: number;
-  title?: string | null;
-  likeCount: number;
-  commentCount: number;
-  createdAt?: string;
-}
-
-export interface ArtworkItem extends ItemBase {
-  kind: 'artwork';
-  artistName: string;
-  description?: string | null;
-  /** Cards load only this; `imageData` (the display size) is left out of the type on purpose. */
-  thumbnailUrl?: string | null;
-}
-
-export interface StoryItem extends ItemBase {
-  kind: 'story';
-  content: string;
-  authorName: string;
-  isAnonymous: boolean;
-}
-
-export interface MediaItem extends ItemBase {
-  kind: 'media';
-  mediaType: 'video' | 'audio';
-  artistName: string;
-  description?: string | null;
-  /** Comma-separated (spec §3); tolerate an array too. */
-  tags?: string | string[] | null;
-  thumbnailUrl?: string | null;
-}
-
-export type GalleryItem = ArtworkItem | StoryItem | MediaItem;
-
-/** An item with the full-size URLs the server sends too; only the full-screen slideshow uses them. */
-export type FullGalleryItem = GalleryItem & { imageData?: string; streamUrl?: string; mediaData?: string };
-
-export interface GalleryPage {
-  items: GalleryItem[];
-  total: number;
-  page: number;
-  pageSize: number;
-  pageCount: number;
-}
+import type { GalleryItemView, GalleryPageView, Kind } from '../../../contract/views.ts';
 
 export interface GalleryParams {
   page: number;
@@ -64,21 +17,21 @@ export function galleryQueryOptions(params: GalleryParams) {
   if (params.q) search.set('q', params.q);
   return queryOptions({
     queryKey: galleryKeys.page(params),
-    queryFn: ({ signal }) => api<GalleryPage>(`/api/gallery?${search}`, { signal }),
+    queryFn: ({ signal }) => api<GalleryPageView>(`/api/gallery?${search}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
-type Counters = Partial<Pick<ItemBase, 'likeCount' | 'commentCount'>>;
+type Counters = Partial<Pick<GalleryItemView, 'likeCount' | 'commentCount'>>;
 
 /** Updates one item's counters in every cached gallery page (live updates, optimistic likes). */
 export function patchGalleryItem(
   queryClient: QueryClient,
-  kind: GalleryKind,
+  kind: Kind,
   id: number,
-  patch: Counters | ((item: GalleryItem) => Counters),
+  patch: Counters | ((item: GalleryItemView) => Counters),
 ): void {
-  queryClient.setQueriesData<GalleryPage>({ queryKey: galleryKeys.all }, (page) => {
+  queryClient.setQueriesData<GalleryPageView>({ queryKey: galleryKeys.all }, (page) => {
     if (!page?.items.some((item) => item.kind === kind && item.id === id)) return page;
     return {
       ...page,

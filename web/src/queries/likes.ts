@@ -1,8 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
-import { galleryKeys, patchGalleryItem, type GalleryKind } from './gallery.ts';
+import { galleryKeys, patchGalleryItem } from './gallery.ts';
 import type { MutationHandlers } from './handlers.ts';
 import { itemKey, itemPath } from './itemKinds.ts';
+import type { Kind } from '../../../contract/views.ts';
 
 /** A visitor's like state on a detail page (spec §3 "Like state per item"). */
 export interface LikeState {
@@ -17,9 +18,9 @@ interface LikeAnswer {
   hasLiked?: boolean;
 }
 
-export const likeKey = (kind: GalleryKind, id: number) => [...itemKey(kind, id), 'likes'] as const;
+export const likeKey = (kind: Kind, id: number) => [...itemKey(kind, id), 'likes'] as const;
 
-export function likeQueryOptions(kind: GalleryKind, id: number) {
+export function likeQueryOptions(kind: Kind, id: number) {
   return queryOptions({
     queryKey: likeKey(kind, id),
     queryFn: ({ signal }) => loadLikes(kind, id, signal),
@@ -28,7 +29,7 @@ export function likeQueryOptions(kind: GalleryKind, id: number) {
 
 // Spec §7: media answers in one call; artworks and stories ask "has liked" and "how many" separately,
 // where a failed or non-JSON count reads as 0.
-async function loadLikes(kind: GalleryKind, id: number, signal: AbortSignal): Promise<LikeState> {
+async function loadLikes(kind: Kind, id: number, signal: AbortSignal): Promise<LikeState> {
   const base = itemPath(kind, id);
   if (kind === 'media') {
     const answer = await api<LikeAnswer | null>(`${base}/likes`, { signal });
@@ -45,7 +46,7 @@ async function loadLikes(kind: GalleryKind, id: number, signal: AbortSignal): Pr
  * Likes or unlikes, each kind through its own call (spec §7): artworks POST or DELETE `likes`,
  * stories and media toggle through POST `like`.
  */
-export async function toggleLike(kind: GalleryKind, id: number, current: LikeState): Promise<LikeState> {
+export async function toggleLike(kind: Kind, id: number, current: LikeState): Promise<LikeState> {
   const base = itemPath(kind, id);
   const answer =
     kind === 'artwork'
@@ -57,7 +58,7 @@ export async function toggleLike(kind: GalleryKind, id: number, current: LikeSta
 }
 
 /** The detail page's like toggle: the answer replaces the like state and the card's count. */
-export function useToggleLike(kind: GalleryKind, id: number, { onError }: MutationHandlers<LikeState, LikeState>) {
+export function useToggleLike(kind: Kind, id: number, { onError }: MutationHandlers<LikeState, LikeState>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (current: LikeState) => toggleLike(kind, id, current),
@@ -73,7 +74,7 @@ export function useToggleLike(kind: GalleryKind, id: number, { onError }: Mutati
  * The gallery card's like, one-way (spec §4): +1 on the cached page at once, taken back when the
  * server refuses; the server's count wins when it answers.
  */
-export function useCardLike(kind: GalleryKind, id: number, { onError }: MutationHandlers<LikeAnswer | null>) {
+export function useCardLike(kind: Kind, id: number, { onError }: MutationHandlers<LikeAnswer | null>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api<LikeAnswer | null>(`${itemPath(kind, id)}/likes`, { method: 'POST' }),

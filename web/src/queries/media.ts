@@ -3,24 +3,10 @@ import { api, parseJson } from '../lib/api.ts';
 import { adminKeys } from './adminKeys.ts';
 import type { MutationHandlers } from './handlers.ts';
 import { getSessionToken } from '../lib/session.ts';
-import type { MediaItem } from './gallery.ts';
+import type { MediaView as Media } from '../../../contract/views.ts';
 import { itemKey } from './itemKinds.ts';
 
 export type MediaType = 'video' | 'audio';
-
-export interface Media extends MediaItem {
-  mimeType: string;
-  /** The stored path; the player's fallback source (spec §7). */
-  mediaData: string;
-  streamUrl?: string;
-  processing?: boolean;
-  durationSeconds?: number | null;
-  status: string;
-  approvedAt?: string | null;
-  /** Admins only. */
-  email?: string | null;
-  adminNotes?: string | null;
-}
 
 export interface NewMedia {
   title: string;
@@ -71,7 +57,7 @@ export function mediaStreamUrl(id: number): string {
 }
 
 /** Tags are a comma-separated string (spec §3); an array is tolerated too. */
-export function mediaTags(tags: MediaItem['tags']): string[] {
+export function mediaTags(tags: Media['tags'] | string[]): string[] {
   const list = Array.isArray(tags) ? tags : (tags ?? '').split(',');
   return list.map((tag) => tag.trim()).filter(Boolean);
 }

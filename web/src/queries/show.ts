@@ -1,15 +1,16 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Kind, ReactionEmoji, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
+import type { Kind, ReactionEmoji, ShowAnswer, ShowItemRef } from '../../../contract/live.ts';
 import { api } from '../lib/api.ts';
 
-export type { ReactionCounts, ReactionEmoji, ShowItemRef, ShowState, ShowStatus } from '../../../contract/live.ts';
+export type {
+  ReactionCounts,
+  ReactionEmoji,
+  ShowAnswer,
+  ShowItemRef,
+  ShowState,
+  ShowStatus,
+} from '../../../contract/live.ts';
 export { MURAL_ITEM, REACTION_EMOJIS } from '../../../contract/live.ts';
-
-/** `GET /api/show` (CONTRACT §7): where the show stands, what comes next, and the log position it reflects. */
-export interface ShowAnswer extends ShowStatus {
-  upNext: ShowItemRef[];
-  position: number;
-}
 
 export type ShowAction =
   | { action: 'start' | 'pause' | 'resume' | 'stop' }

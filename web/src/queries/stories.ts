@@ -2,16 +2,8 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '../lib/api.ts';
 import { adminKeys } from './adminKeys.ts';
 import type { MutationHandlers } from './handlers.ts';
-import type { StoryItem } from './gallery.ts';
+import type { StoryView as Story } from '../../../contract/views.ts';
 import { itemKey } from './itemKinds.ts';
-
-export interface Story extends StoryItem {
-  status: string;
-  approvedAt?: string | null;
-  /** Admins only. */
-  email?: string | null;
-  adminNotes?: string | null;
-}
 
 export interface NewStory {
   title: string | null;

@@ -6,7 +6,6 @@ import { useLiveMessages } from '../live/connection.ts';
 import { useShowFollowers } from '../live/following.ts';
 import { revealQueryOptions } from '../queries/reveal.ts';
 import { MURAL_ITEM, showQueryOptions, useShowAction, type ShowItemRef } from '../queries/show.ts';
-import type { FullGalleryItem } from '../queries/gallery.ts';
 import { ChevronLeftIcon, ChevronRightIcon, PauseIcon, PlayIcon } from '../components/icons.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { slideCaption } from './-components/reveal/slideshow.ts';
@@ -15,6 +14,7 @@ import { useShowItem } from './-components/show/useShow.ts';
 import { useWakeLock } from '../lib/wakeLock.ts';
 import { useWaitingInTitle } from '../lib/pageTitle.ts';
 import { useWaitingForReview } from '../queries/admin.ts';
+import type { ItemView } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/admin_/show')({
   loader: ({ context }) => {
@@ -81,7 +81,7 @@ function Presenter() {
   const onMural = data.current?.kind === MURAL_ITEM.kind;
   const busy = act.isPending;
   const totals = current.item
-    ? (liveTotals[keyOf(current.item)] ?? (current.item as FullGalleryItem & { reactions?: Totals }).reactions)
+    ? (liveTotals[keyOf(current.item)] ?? (current.item as ItemView & { reactions?: Totals }).reactions)
     : undefined;
 
   return (
@@ -266,7 +266,7 @@ function Presenter() {
   );
 }
 
-const approvedAt = (item: FullGalleryItem) => (item as { approvedAt?: string | null }).approvedAt ?? '';
+const approvedAt = (item: ItemView) => item.approvedAt ?? '';
 
 function StateBadge({ state }: { state: 'idle' | 'running' | 'paused' }) {
   const look = {
@@ -282,7 +282,7 @@ function StateBadge({ state }: { state: 'idle' | 'running' | 'paused' }) {
   );
 }
 
-function ItemLine({ item, large = false, testId }: { item: FullGalleryItem; large?: boolean; testId?: string }) {
+function ItemLine({ item, large = false, testId }: { item: ItemView; large?: boolean; testId?: string }) {
   const { title, by, kind } = slideCaption(item);
   const thumb = item.kind !== 'story' ? item.thumbnailUrl : null;
   return (

@@ -1,10 +1,11 @@
 import { ReplayablePicture } from './-components/show/ReplayablePicture.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { artworkQueryOptions, type Artwork } from '../queries/artworks.ts';
+import { artworkQueryOptions } from '../queries/artworks.ts';
 import { getSession } from '../lib/session.ts';
 import { gallerySearch, idParams } from '../lib/routeParams.ts';
 import { DetailShell } from './-components/detail/DetailShell.tsx';
+import type { ArtworkView as Artwork } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/artwork/$id')({
   params: idParams,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { galleryQueryOptions, type GalleryItem } from '../queries/gallery.ts';
+import { galleryQueryOptions } from '../queries/gallery.ts';
 import { tributeQueryOptions } from '../queries/tribute.ts';
 import { getSession, useSession } from '../lib/session.ts';
 import { gallerySearch } from '../lib/routeParams.ts';
@@ -14,6 +14,7 @@ import { MediaCard } from './-components/gallery/MediaCard.tsx';
 import { GallerySkeleton } from './-components/gallery/GallerySkeleton.tsx';
 import { Pagination } from './-components/gallery/Pagination.tsx';
 import { SearchBox } from './-components/gallery/SearchBox.tsx';
+import type { GalleryItemView } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/gallery')({
   validateSearch: gallerySearch,
@@ -104,7 +105,7 @@ function GalleryPage() {
 }
 
 /** One card; for a few seconds after it arrived live it wears a ring and a 'New' badge. */
-function GalleryCell({ item, page }: { item: GalleryItem; page: number }) {
+function GalleryCell({ item, page }: { item: GalleryItemView; page: number }) {
   const isNew = useIsNew(item.kind, item.id);
   return (
     <li
@@ -124,7 +125,7 @@ function GalleryCell({ item, page }: { item: GalleryItem; page: number }) {
   );
 }
 
-function GalleryCard({ item, page }: { item: GalleryItem; page: number }) {
+function GalleryCard({ item, page }: { item: GalleryItemView; page: number }) {
   switch (item.kind) {
     case 'artwork':
       return <ArtworkCard item={item} page={page} />;

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { mediaQueryOptions, mediaTags, type Media } from '../queries/media.ts';
+import { mediaQueryOptions, mediaTags } from '../queries/media.ts';
 import { getSession } from '../lib/session.ts';
 import { gallerySearch, idParams } from '../lib/routeParams.ts';
 import { DetailShell } from './-components/detail/DetailShell.tsx';
 import { MediaPlayer } from './-components/media/MediaPlayer.tsx';
 import { MediaBadge, TagList } from './-components/media/MediaBadge.tsx';
+import type { MediaView as Media } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/media/$id')({
   params: idParams,

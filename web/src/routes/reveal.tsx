@@ -18,8 +18,8 @@ import { ReactionBar, ReactionTotals } from './-components/show/ReactionBar.tsx'
 import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
 import { isReactable, sendShowAction, type ShowAnswer } from '../queries/show.ts';
 import { useFollowShow } from '../live/following.ts';
-import type { FullGalleryItem } from '../queries/gallery.ts';
 import { useWakeLock } from '../lib/wakeLock.ts';
+import type { ItemView } from '../../../contract/views.ts';
 
 // the mural's canvas and painter load only when the presenter puts the mural up (the page-weight budget)
 const ShowMural = lazy(() => import('./-components/show/ShowMural.tsx'));
@@ -151,7 +151,7 @@ function RevealPage() {
         <div className="min-w-0">
           <Caption show={show} count={count} following={following} onMural={onMural} />
           {following && show.item && (
-            <ReactionTotals className="mt-2" totals={(show.item as FullGalleryItem & ShowTotals).reactions} />
+            <ReactionTotals className="mt-2" totals={(show.item as ItemView & ShowTotals).reactions} />
           )}
         </div>
         <div className="flex flex-col items-start gap-2 sm:items-end">
@@ -209,7 +209,7 @@ function announcement(show: Slideshow, count: number): string {
 }
 
 /** A drawing from the studio, which the show replays stroke by stroke. */
-const isDrawing = (item: FullGalleryItem): item is Extract<FullGalleryItem, { kind: 'artwork' }> =>
+const isDrawing = (item: ItemView): item is Extract<ItemView, { kind: 'artwork' }> =>
   item.kind === 'artwork' && (item as { isFromCanvas?: string }).isFromCanvas === 'true';
 
 type ShowTotals = { reactions?: Partial<Record<string, number>> };

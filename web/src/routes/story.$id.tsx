@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { storyAuthor, storyQueryOptions, storyTitle, type Story } from '../queries/stories.ts';
+import { storyAuthor, storyQueryOptions, storyTitle } from '../queries/stories.ts';
 import { getSession } from '../lib/session.ts';
 import { gallerySearch, idParams } from '../lib/routeParams.ts';
 import { formatDate } from '../lib/format.ts';
 import { BookIcon } from '../components/icons.tsx';
 import { DetailShell } from './-components/detail/DetailShell.tsx';
+import type { StoryView as Story } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/story/$id')({
   params: idParams,

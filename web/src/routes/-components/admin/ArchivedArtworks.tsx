@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { archivedArtworksQueryOptions, useRestoreArtwork } from '../../../queries/admin.ts';
-import type { Artwork } from '../../../queries/artworks.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { HistoryLink } from '../audit/HistoryLink.tsx';
 import { AdminList } from './AdminList.tsx';
+import type { ArtworkView as Artwork } from '../../../../../contract/views.ts';
 
 export function ArchivedArtworks() {
   const archived = useQuery(archivedArtworksQueryOptions());

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { pendingArtworksQueryOptions } from '../../../queries/admin.ts';
-import type { Artwork } from '../../../queries/artworks.ts';
 import { ReplayablePicture } from '../show/ReplayablePicture.tsx';
 import { AdminList } from './AdminList.tsx';
 import { ReviewControls, Submitter } from './ReviewControls.tsx';
+import type { ArtworkView as Artwork } from '../../../../../contract/views.ts';
 
 export function PendingArtworks() {
   const pending = useQuery(pendingArtworksQueryOptions());

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { pendingMediaQueryOptions } from '../../../queries/admin.ts';
-import { mediaTags, type Media } from '../../../queries/media.ts';
+import { mediaTags } from '../../../queries/media.ts';
 import { MediaPlayer } from '../media/MediaPlayer.tsx';
 import { MediaBadge, TagList } from '../media/MediaBadge.tsx';
 import { AdminList } from './AdminList.tsx';
 import { ReviewControls, Submitter } from './ReviewControls.tsx';
+import type { MediaView as Media } from '../../../../../contract/views.ts';
 
 export function PendingMedia() {
   const pending = useQuery(pendingMediaQueryOptions());

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { pendingStoriesQueryOptions } from '../../../queries/admin.ts';
-import { storyTitle, type Story } from '../../../queries/stories.ts';
+import { storyTitle } from '../../../queries/stories.ts';
 import { BookIcon } from '../../../components/icons.tsx';
 import { AdminList } from './AdminList.tsx';
 import { ReviewControls, Submitter } from './ReviewControls.tsx';
+import type { StoryView as Story } from '../../../../../contract/views.ts';
 
 export function PendingStories() {
   const pending = useQuery(pendingStoriesQueryOptions());

@@ -1,14 +1,14 @@
 import { useId } from 'react';
 import { useDraft } from '../../../lib/drafts.ts';
 import { useReview } from '../../../queries/admin.ts';
-import type { GalleryKind } from '../../../queries/gallery.ts';
 import { ITEM_KINDS } from '../../../queries/itemKinds.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { HistoryLink } from '../audit/HistoryLink.tsx';
+import type { Kind } from '../../../../../contract/views.ts';
 
 interface ReviewControlsProps {
-  kind: GalleryKind;
+  kind: Kind;
   id: number;
   /** How the item is named in the toast. */
   label: string;

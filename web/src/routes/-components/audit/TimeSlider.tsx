@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { chainStatusOptions, eventsAfter, galleryAtOptions, type ChainEvent } from '../../../queries/audit.ts';
-import type { GalleryItem } from '../../../queries/gallery.ts';
 import { describeType, formatTime } from './describe.ts';
 import { MuralAt } from './MuralAt.tsx';
 import { ShowAt } from './ShowAt.tsx';
+import type { GalleryItemView } from '../../../../../contract/views.ts';
 
 const SPEEDS = [1, 5, 15, 30, 60];
 const TICK_MS = 200;
 /** A quiet stretch longer than this (in replay time) is skipped, so a replay never stalls. */
 const LONGEST_PAUSE_MS = 3000;
 
-function title(item: GalleryItem): string {
+function title(item: GalleryItemView): string {
   if (item.title) return item.title;
   return item.kind === 'story' ? item.content.slice(0, 40) : `${item.kind} ${item.id}`;
 }

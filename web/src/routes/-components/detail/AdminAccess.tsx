@@ -1,15 +1,15 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useDeleteItem } from '../../../queries/adminKey.ts';
-import type { GalleryKind } from '../../../queries/gallery.ts';
 import { ITEM_KINDS } from '../../../queries/itemKinds.ts';
 import { ShieldIcon } from '../../../components/icons.tsx';
 import { toast } from '../../../components/Toaster.tsx';
 import { HistoryLink } from '../audit/HistoryLink.tsx';
 import { deletionFailed } from './deletionFailed.ts';
+import type { Kind } from '../../../../../contract/views.ts';
 
 interface AdminAccessProps {
-  kind: GalleryKind;
+  kind: Kind;
   id: number;
   adminKey: string | null;
   onAdminKey: (key: string | null) => void;

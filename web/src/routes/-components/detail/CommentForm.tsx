@@ -1,23 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { useAddComment } from '../../../queries/comments.ts';
-import type { GalleryKind } from '../../../queries/gallery.ts';
 import { serverMessageOf } from '../../../lib/api.ts';
 import { toast, type ToastInput } from '../../../components/Toaster.tsx';
 import { TextField } from '../submit/TextField.tsx';
+import type { Kind } from '../../../../../contract/views.ts';
 
 // Spec §5 and §8: the artwork page and the story and media pages word their comment errors differently.
-const MISSING: Record<GalleryKind, ToastInput> = {
+const MISSING: Record<Kind, ToastInput> = {
   artwork: { title: 'Error', description: 'Please provide both your name and a comment.' },
   story: { title: 'Missing information', description: 'Please provide both your name and a comment' },
   media: { title: 'Missing information', description: 'Please provide both your name and a comment' },
 };
-const FAILED: Record<GalleryKind, string> = {
+const FAILED: Record<Kind, string> = {
   artwork: 'Failed to submit comment',
   story: 'Failed to add comment',
   media: 'Failed to add comment',
 };
 
-export function CommentForm({ kind, id }: { kind: GalleryKind; id: number }) {
+export function CommentForm({ kind, id }: { kind: Kind; id: number }) {
   const [authorName, setAuthorName] = useState('');
   const [content, setContent] = useState('');
 

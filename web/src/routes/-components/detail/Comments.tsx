@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { commentsQueryOptions, type Comment } from '../../../queries/comments.ts';
+import { commentsQueryOptions } from '../../../queries/comments.ts';
 import { useDeleteComment } from '../../../queries/adminKey.ts';
-import type { GalleryKind } from '../../../queries/gallery.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { CommentIcon } from '../../../components/icons.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { toast } from '../../../components/Toaster.tsx';
 import { CommentForm } from './CommentForm.tsx';
 import { deletionFailed } from './deletionFailed.ts';
+import type { CommentView as Comment, Kind } from '../../../../../contract/views.ts';
 
 interface CommentsProps {
-  kind: GalleryKind;
+  kind: Kind;
   id: number;
   /** Set once the admin controls are unlocked: comments then get a delete button. */
   adminKey: string | null;

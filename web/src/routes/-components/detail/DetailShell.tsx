@@ -2,7 +2,6 @@ import { ReactionTotals } from '../show/ReactionBar.tsx';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { GalleryKind } from '../../../queries/gallery.ts';
 import { ITEM_KINDS } from '../../../queries/itemKinds.ts';
 import { rememberedGalleryPage } from '../../../lib/galleryPosition.ts';
 import { ArrowLeftIcon } from '../../../components/icons.tsx';
@@ -10,9 +9,10 @@ import { LikeToggle } from './LikeToggle.tsx';
 import { Comments } from './Comments.tsx';
 import { AdminAccess } from './AdminAccess.tsx';
 import { useViewCount, viewsText } from '../../../queries/views.ts';
+import type { Kind } from '../../../../../contract/views.ts';
 
 interface DetailShellProps<T> {
-  kind: GalleryKind;
+  kind: Kind;
   id: number;
   /** The gallery page the visitor came from (?page=), kept by the Back to Gallery link. */
   page: number | undefined;
@@ -71,7 +71,7 @@ export function DetailShell<T>({ kind, id, page, item, children }: DetailShellPr
   );
 }
 
-function DetailError({ kind, page }: { kind: GalleryKind; page: number | undefined }) {
+function DetailError({ kind, page }: { kind: Kind; page: number | undefined }) {
   const { noun, Noun } = ITEM_KINDS[kind];
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
@@ -86,7 +86,7 @@ function DetailError({ kind, page }: { kind: GalleryKind; page: number | undefin
 
 const bar = 'rounded bg-amber-100 dark:bg-stone-800';
 
-function DetailSkeleton({ kind }: { kind: GalleryKind }) {
+function DetailSkeleton({ kind }: { kind: Kind }) {
   return (
     <div className="card animate-pulse overflow-hidden" role="status" aria-label={`Loading ${ITEM_KINDS[kind].noun}`}>
       {kind === 'artwork' && <div className="aspect-[4/3] bg-amber-100 dark:bg-stone-800" />}

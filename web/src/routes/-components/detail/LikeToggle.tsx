@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { likeCountText, likeQueryOptions, useToggleLike, type LikeState } from '../../../queries/likes.ts';
-import type { GalleryKind } from '../../../queries/gallery.ts';
 import { HeartIcon } from '../../../components/icons.tsx';
 import { toast } from '../../../components/Toaster.tsx';
+import type { Kind } from '../../../../../contract/views.ts';
 
 /** The detail-page like: toggles between Like and Liked, with '1 like' / 'N likes' beside it (spec §4). */
-export function LikeToggle({ kind, id }: { kind: GalleryKind; id: number }) {
+export function LikeToggle({ kind, id }: { kind: Kind; id: number }) {
   const likes = useQuery(likeQueryOptions(kind, id));
   const state: LikeState = likes.data ?? { liked: false, count: 0 };
 

@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import type { ArtworkItem } from '../../../queries/gallery.ts';
+import type { GalleryItemView } from '../../../../../contract/views.ts';
 import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
 import { CardFooter } from './CardFooter.tsx';
 import { CardImage, cardImageOf } from './CardImage.tsx';
 
-export function ArtworkCard({ item, page }: { item: ArtworkItem; page: number }) {
+export function ArtworkCard({ item, page }: { item: GalleryItemView<'artwork'>; page: number }) {
   return (
     <article className="card group relative flex w-full flex-col overflow-hidden transition hover:-translate-y-1 hover:shadow-xl">
       <div className="aspect-[4/3] overflow-hidden bg-amber-100 dark:bg-stone-800">

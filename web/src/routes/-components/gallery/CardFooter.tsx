@@ -2,16 +2,16 @@ import { ReactionSummary } from '../show/ReactionBar.tsx';
 import { LikeButton } from '../../../components/LikeButton.tsx';
 import { CommentIcon } from '../../../components/icons.tsx';
 import { commentCountText } from '../../../lib/format.ts';
-import type { GalleryItem } from '../../../queries/gallery.ts';
+import type { GalleryItemView } from '../../../../../contract/views.ts';
 
-export function CardFooter({ item }: { item: GalleryItem }) {
+export function CardFooter({ item }: { item: GalleryItemView }) {
   return (
     <div className="mt-auto flex items-center justify-between border-t border-amber-100 px-4 py-2.5 dark:border-stone-800">
       <span className="inline-flex items-center gap-1.5 text-sm text-stone-500 dark:text-stone-400">
         <CommentIcon className="h-4 w-4" />
         {commentCountText(item.commentCount ?? 0)}
       </span>
-      <ReactionSummary totals={(item as GalleryItem & { reactions?: Partial<Record<string, number>> }).reactions} />
+      <ReactionSummary totals={(item as GalleryItemView & { reactions?: Partial<Record<string, number>> }).reactions} />
       <LikeButton kind={item.kind} id={item.id} count={item.likeCount ?? 0} />
     </div>
   );

@@ -1,17 +1,17 @@
 import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
-import type { MediaItem } from '../../../queries/gallery.ts';
+import type { GalleryItemView } from '../../../../../contract/views.ts';
 import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
 import { MusicIcon, PlayIcon } from '../../../components/icons.tsx';
 import { CardFooter } from './CardFooter.tsx';
 import { CardImage, cardImageOf } from './CardImage.tsx';
 
-function tagList(tags: MediaItem['tags']): string[] {
+function tagList(tags: GalleryItemView<'media'>['tags']): string[] {
   const list = Array.isArray(tags) ? tags : (tags ?? '').split(',');
   return list.map((tag) => tag.trim()).filter(Boolean);
 }
 
-export function MediaCard({ item, page }: { item: MediaItem; page: number }) {
+export function MediaCard({ item, page }: { item: GalleryItemView<'media'>; page: number }) {
   const [thumbnailFailed, setThumbnailFailed] = useState(false);
   const video = item.mediaType === 'video';
 

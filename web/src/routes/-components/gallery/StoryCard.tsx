@@ -1,17 +1,17 @@
 import { Link } from '@tanstack/react-router';
-import type { StoryItem } from '../../../queries/gallery.ts';
+import type { GalleryItemView } from '../../../../../contract/views.ts';
 import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
 import { BookIcon } from '../../../components/icons.tsx';
 import { CardFooter } from './CardFooter.tsx';
 
 /** What a story is called when it has no title: its first six words (spec §2 Story detail). */
-function storyName(item: StoryItem): string {
+function storyName(item: GalleryItemView<'story'>): string {
   if (item.title?.trim()) return item.title.trim();
   const words = item.content.trim().split(/\s+/);
   return words.length > 6 ? `${words.slice(0, 6).join(' ')}...` : words.join(' ');
 }
 
-export function StoryCard({ item, page }: { item: StoryItem; page: number }) {
+export function StoryCard({ item, page }: { item: GalleryItemView<'story'>; page: number }) {
   const author = item.isAnonymous ? 'Anonymous' : item.authorName;
   return (
     <article className="card group relative flex w-full flex-col overflow-hidden bg-gradient-to-br from-white to-amber-50 transition hover:-translate-y-1 hover:shadow-xl dark:from-stone-900 dark:to-stone-900">

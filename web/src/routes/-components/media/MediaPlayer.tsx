@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { mediaStreamUrl, type Media } from '../../../queries/media.ts';
+import { mediaStreamUrl } from '../../../queries/media.ts';
+import type { MediaView as Media } from '../../../../../contract/views.ts';
 
 // Spec §4 Playback: after an error the player reloads after 1 second. A few tries, not forever,
 // so a file that cannot play does not keep the browser busy.

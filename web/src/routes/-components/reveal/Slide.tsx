@@ -1,9 +1,9 @@
-import type { FullGalleryItem, MediaItem } from '../../../queries/gallery.ts';
 import { MusicIcon } from '../../../components/icons.tsx';
 import { MediaPlayer } from '../media/MediaPlayer.tsx';
+import type { ItemView, MediaView } from '../../../../../contract/views.ts';
 
 interface SlideProps {
-  item: FullGalleryItem;
+  item: ItemView;
   paused: boolean;
   onPlaying: () => void;
   onEnded: () => void;
@@ -45,12 +45,7 @@ export function Slide({ item, ...playback }: SlideProps) {
   }
 }
 
-function MediaSlide({
-  item,
-  paused,
-  onPlaying,
-  onEnded,
-}: { item: MediaItem & { mediaData?: string; streamUrl?: string } } & Omit<SlideProps, 'item'>) {
+function MediaSlide({ item, paused, onPlaying, onEnded }: { item: MediaView } & Omit<SlideProps, 'item'>) {
   const media = { ...item, mediaData: item.mediaData ?? item.streamUrl ?? '' };
   if (item.mediaType === 'video') {
     return (

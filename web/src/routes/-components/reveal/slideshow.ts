@@ -1,5 +1,5 @@
-import type { GalleryItem } from '../../../queries/gallery.ts';
 import { storyAuthor, storyTitle } from '../../../queries/stories.ts';
+import type { ItemView } from '../../../../../contract/views.ts';
 
 /** How long a picture or a story stays up. */
 export const SLIDE_MS = 8000;
@@ -10,7 +10,7 @@ export const ARRIVAL_MIN_MS = 2500;
 
 /** 'kind:id' */
 export type SlideKey = string;
-export const slideKey = (item: Pick<GalleryItem, 'kind' | 'id'>): SlideKey => `${item.kind}:${item.id}`;
+export const slideKey = (item: Pick<ItemView, 'kind' | 'id'>): SlideKey => `${item.kind}:${item.id}`;
 
 export interface SlideshowState {
   current: SlideKey | null;
@@ -90,7 +90,7 @@ export function slideshow(state: SlideshowState, action: SlideshowAction): Slide
 }
 
 /** The words under a slide and in the screen reader's announcement. */
-export function slideCaption(item: GalleryItem): { title: string; by: string; kind: string } {
+export function slideCaption(item: ItemView): { title: string; by: string; kind: string } {
   switch (item.kind) {
     case 'artwork':
       return { title: item.title?.trim() || 'Untitled', by: item.artistName, kind: 'Artwork' };

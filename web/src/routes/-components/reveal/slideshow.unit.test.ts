@@ -54,8 +54,32 @@ describe('slideshow', () => {
   });
 
   it('names each kind of slide', () => {
-    const base = { likeCount: 0, commentCount: 0 };
-    expect(slideCaption({ ...base, kind: 'artwork', id: 1, title: '', artistName: 'Sam' })).toEqual({
+    // an item view's fields the caption does not read
+    const base = {
+      title: null,
+      description: null,
+      tags: null,
+      artistName: '',
+      status: 'approved',
+      archived: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      approvedAt: null,
+      archivedAt: null,
+      likeCount: 0,
+      commentCount: 0,
+      viewCount: 0,
+      reactions: {},
+    };
+    const artwork = { isFromCanvas: 'false', imageData: '', thumbnailUrl: '', originalUrl: '' };
+    const audio = {
+      mimeType: 'audio/mpeg',
+      mediaData: '',
+      streamUrl: '',
+      thumbnailUrl: null,
+      durationSeconds: 1,
+      processing: false,
+    };
+    expect(slideCaption({ ...base, ...artwork, kind: 'artwork', id: 1, title: '', artistName: 'Sam' })).toEqual({
       title: 'Untitled',
       by: 'Sam',
       kind: 'Artwork',
@@ -75,7 +99,7 @@ describe('slideshow', () => {
       kind: 'Story',
     });
     expect(
-      slideCaption({ ...base, kind: 'media', id: 3, mediaType: 'audio', artistName: 'Val', title: 'Song' }),
+      slideCaption({ ...base, ...audio, kind: 'media', id: 3, mediaType: 'audio', artistName: 'Val', title: 'Song' }),
     ).toEqual({
       title: 'Song',
       by: 'Val',

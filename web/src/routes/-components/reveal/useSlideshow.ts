@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import type { FullGalleryItem } from '../../../queries/gallery.ts';
 import { useLiveMessages } from '../../../live/connection.ts';
 import {
   ARRIVAL_MIN_MS,
@@ -10,9 +9,10 @@ import {
   slideshow,
   type SlideKey,
 } from './slideshow.ts';
+import type { ItemView } from '../../../../../contract/views.ts';
 
 export interface Slideshow {
-  item: FullGalleryItem | undefined;
+  item: ItemView | undefined;
   /** Changes on every move: a key for the slide, so it enters (and its media starts) afresh. */
   step: number;
   /** 1-based place in the deck; null for an arrival the deck does not hold yet. */
@@ -31,9 +31,9 @@ export interface Slideshow {
  * Drives the slideshow over the gallery's items: a picture or story every 8 s, video and audio until
  * they end (at most 30 s), and an item approved meanwhile shown next, within a few seconds.
  */
-export function useSlideshow(items: readonly FullGalleryItem[] | undefined): Slideshow {
+export function useSlideshow(items: readonly ItemView[] | undefined): Slideshow {
   const [state, dispatch] = useReducer(slideshow, initialSlideshow);
-  const [arrivals, setArrivals] = useState<ReadonlyMap<SlideKey, FullGalleryItem>>(new Map());
+  const [arrivals, setArrivals] = useState<ReadonlyMap<SlideKey, ItemView>>(new Map());
   const [paused, setPaused] = useState(false);
 
   const deck = useMemo(() => items?.map(slideKey) ?? [], [items]);

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { Artwork } from '../../../queries/artworks.ts';
 import { StrokeReplay, strokesQueryOptions } from './StrokeReplay.tsx';
+import type { ArtworkView as Artwork } from '../../../../../contract/views.ts';
 
 /**
  * A drawing's picture with "Replay drawing" over it (then "Replay again"), which replays it in place

@@ -1,0 +1,108 @@
+/**
+ * What the API answers about items, comments and the review queue: declared once here, returned by
+ * the catalog's read side (`projections/catalog/`, checked by the type system) and read by the web app,
+ * so a field renamed on one side fails the build on the other (issue 28).
+ */
+
+import type { ReactionCounts } from './live.ts';
+
+/** The three kinds of submission. */
+export const KINDS = ['artwork', 'story', 'media'] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** Where each kind lives under `/api` and in the web app's addresses (`/api/artworks/7`, `/artworks/7`). */
+export const KIND_PATH = { artwork: 'artworks', story: 'stories', media: 'media' } as const satisfies Record<
+  Kind,
+  string
+>;
+
+/** What every item view has. `email` and `adminNotes` are sent to admins only. */
+interface ItemBase {
+  id: number;
+  title: string | null;
+  description: string | null;
+  tags: string | null;
+  artistName: string;
+  status: string;
+  archived: boolean;
+  createdAt: string;
+  approvedAt: string | null;
+  archivedAt: string | null;
+  likeCount: number;
+  commentCount: number;
+  viewCount: number;
+  reactions: ReactionCounts;
+  email?: string | null;
+  adminNotes?: string | null;
+}
+
+export interface ArtworkView extends ItemBase {
+  kind: 'artwork';
+  /** 'true' for a drawing made in the studio or the frozen mural (spec §3 keeps it a string) */
+  isFromCanvas: string;
+  /** the display size */
+  imageData: string;
+  thumbnailUrl: string;
+  originalUrl: string;
+}
+
+export interface StoryView extends ItemBase {
+  kind: 'story';
+  content: string;
+  authorName: string;
+  isAnonymous: boolean;
+}
+
+export interface MediaView extends ItemBase {
+  kind: 'media';
+  mediaType: 'video' | 'audio';
+  mimeType: string;
+  /** the stored path (spec §3), served by the stream route: the player's fallback source */
+  mediaData: string;
+  streamUrl: string;
+  thumbnailUrl: string | null;
+  durationSeconds: number;
+  /** the poster and transcode job has not run yet */
+  processing: boolean;
+}
+
+/** One item as `GET /api/{artworks,stories,media}/:id` answers it. */
+export type ItemView = ArtworkView | StoryView | MediaView;
+
+/** A card's picture: the widths the browser may choose from (`srcset`). */
+export interface CardImage {
+  src: string;
+  srcSet: string;
+  width: number;
+  height: number;
+}
+
+/** An item on a gallery page, with its card's picture (none for a story or audio). */
+export type GalleryItemView<K extends Kind = Kind> = Extract<ItemView, { kind: K }> & { card: CardImage | null };
+
+export interface GalleryPageView {
+  items: GalleryItemView[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+}
+
+/** A comment, with its item under the kind's own name too (`artworkId`, `storyId`, `mediaId`, spec §3). */
+export interface CommentView {
+  id: number;
+  kind: Kind;
+  itemId: number;
+  artworkId?: number;
+  storyId?: number;
+  mediaId?: number;
+  authorName: string;
+  content: string;
+  createdAt: string;
+}
+
+/** How many items wait for review, per kind, and how many artworks are archived (`GET /api/admin/queue`). */
+export interface QueueCounts {
+  pending: { artworks: number; stories: number; media: number };
+  archived: number;
+}
