@@ -7,6 +7,7 @@ import type { EventStore } from '#events/store.ts';
 import { subjectDecider, subjectStream } from '#events/subjects/subject.ts';
 import type { Kind } from '#projections/catalog/items.ts';
 import { removeItemFiles, type ItemFiles } from './kinds.ts';
+import { takeDownFilmWith } from './montage/montageRun.ts';
 import type { BlobStore } from './storage/index.ts';
 
 /** A person, found by an email they gave (what they sent under it) or by a browser's visitor id (all it wrote). */
@@ -44,6 +45,10 @@ export async function erasePerson(
   const { erasure, items } = await eraseInLog(store, person, metadata);
   // their named items' images and media files go once the erasure is committed, as a delete's do
   await removeItemFiles(blobs, items);
+  // and the montage that shows their name on a title card
+  const media = items.filter((item) => item.kind === 'media').map((item) => item.id);
+  const film = media.length > 0 ? await takeDownFilmWith(store.pool, media) : null;
+  if (film) await blobs.delete(film);
   return { ...erasure, items: items.length };
 }
 

@@ -78,3 +78,26 @@ export async function recordFailed(db: Db, runId: string): Promise<void> {
     [runId],
   );
 }
+
+/**
+ * An erased sender's name card must not stay in a stored film (issue 26): when the run's clips hold
+ * one of these media, the film is forgotten (its key answered, for the caller to remove) and a run
+ * still making one is stopped (its job stores nothing, see recordReady). The state then reads
+ * `stale` (its clips are no longer the approved videos) or `failed`, and the admin makes it again.
+ * A film kept from an earlier run while a new one runs is forgotten too: its clips are not recorded.
+ */
+export async function takeDownFilmWith(db: Db, mediaIds: number[]): Promise<string | null> {
+  const { rows } = await db.query<{ removed: string | null }>(
+    `WITH held AS (
+       SELECT EXISTS (SELECT 1 FROM jsonb_array_elements(clips) c WHERE (c->>'id')::int = ANY($1::int[])) AS yes
+       FROM montage WHERE id = 1 FOR UPDATE)
+     UPDATE montage m SET file_key = NULL, bytes = NULL, duration_seconds = NULL,
+       state = CASE WHEN m.state = 'running' AND held.yes THEN 'failed' ELSE m.state END,
+       progress = CASE WHEN held.yes THEN 0 ELSE m.progress END
+     FROM held, (SELECT file_key AS removed FROM montage WHERE id = 1) old
+     WHERE m.id = 1 AND (held.yes OR (m.state <> 'ready' AND m.file_key IS NOT NULL))
+     RETURNING old.removed`,
+    [mediaIds],
+  );
+  return rows[0]?.removed ?? null;
+}
