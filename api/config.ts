@@ -89,6 +89,8 @@ const Env = z.object({
    * worker's included; unset: /metrics on PORT and none for a worker. docs/decisions/080.
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Not in the contract: an auditor's or admin's read gives up on a statement running longer (decision 101). */
+  AUDIT_STATEMENT_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   /** Screens are told the server is catching up while the projections are more events than this behind. */
   READY_MAX_LAG: z.coerce.number().int().nonnegative().default(1000),
   /** Not in the contract: the ffmpeg and ffprobe to run (both, or neither: PATH, then the npm builds). */
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'warn' : 'info'),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     readyMaxLag: e.READY_MAX_LAG,
+    auditStatementTimeoutMs: e.AUDIT_STATEMENT_TIMEOUT_MS,
     metricsPort: e.METRICS_PORT,
   };
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
+import { SnapshotKeeper } from '#projections/timeTravel/snapshotKeeper.ts';
 import { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
 import { migrate } from '#db/migrate.ts';
@@ -92,6 +93,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
 
   let runner: ProjectionRunner | undefined;
   let anchorer: ChainAnchorer | undefined;
+  let keeper: SnapshotKeeper | undefined;
   if (working) {
     runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
     // the catalog's live messages are written in its own batch transactions (docs/decisions/011)
@@ -102,6 +104,9 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     // the verified head of the hash chain, anchored outside the database every minute (decision 030)
     anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs), log.child({ component: 'chain anchorer' }));
     anchorer.start();
+    // time travel's checkpoints, kept in the database as the log grows (decision 100)
+    keeper = new SnapshotKeeper(pool.options.connectionString!, log.child({ component: 'time-travel checkpoints' }));
+    keeper.start();
   }
 
   let port: number | undefined;
@@ -127,6 +132,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       unmeasureLag();
       await runner?.stop();
       await anchorer?.stop();
+      await keeper?.stop();
       await realtime.close();
       if (httpServer?.listening) await new Promise((r) => httpServer.close(r));
       clearInterval(idle);

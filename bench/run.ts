@@ -43,7 +43,12 @@ for (const [name, run] of [
   const db = await benchDatabase();
   try {
     console.log('');
-    console.log(await run(db));
+    // the machine may be shared: the load beside each figure says whether it was quiet
+    const before = os.loadavg()[0]!.toFixed(1);
+    const table = await run(db);
+    console.log(table);
+    console.log('');
+    console.log(`Load average (1 min) on the machine: ${before} before, ${os.loadavg()[0]!.toFixed(1)} after.`);
   } finally {
     await db.stop();
   }

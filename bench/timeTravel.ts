@@ -1,10 +1,13 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type pg from 'pg';
+import { verifyChain } from '#events/chain.ts';
 import type { ChainRecord } from '#events/canonical.ts';
 import { registry } from '#events/catalog.ts';
 import { EventStore } from '#events/store.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { SNAPSHOT_EVERY, TimeTravel } from '#projections/timeTravel.ts';
+import { SnapshotKeeper } from '#projections/timeTravel/snapshotKeeper.ts';
 import { seededArtwork, spread } from './support.ts';
 
 const EVENTS = Number(process.env.BENCH_TIME_TRAVEL_EVENTS ?? 100_000);
@@ -15,7 +18,10 @@ const LEGACY = new Set(['ArtworkSubmitted', 'ArtworkApproved', 'CommentPosted'])
 /** A row of the log as the bench writes it: the chain's fields without the place and hashes. */
 type Row = Pick<ChainRecord, 'streamId' | 'version' | 'type' | 'schemaVersion' | 'data' | 'metadata'>;
 
-/** A log like a long party: submissions and approvals spread through it, mostly likes, some comments. */
+/**
+ * A log like a long party: submissions and approvals spread through it, mostly likes, some comments,
+ * and a busy mural (a tenth of the events are strokes of 30 points, none erased).
+ */
 function* party(total: number): Generator<Row> {
   const at = new Date('2025-09-12T18:00:00Z').toISOString();
   const meta = { role: 'guest', now: at };
@@ -29,6 +35,7 @@ function* party(total: number): Generator<Row> {
   let artworks = 0;
   let comments = 0;
   let likes = 0;
+  let strokes = 0;
   for (let i = 0; i < total;) {
     if (i % 33 === 0) {
       const id = ++artworks;
@@ -56,7 +63,19 @@ function* party(total: number): Generator<Row> {
       continue;
     }
     const itemId = approved[(i * 7919) % Math.max(approved.length, 1)] ?? 1;
-    if (i % 70 === 0) {
+    if (i % 10 === 5) {
+      const id = ++strokes;
+      const points = Array.from({ length: 30 }, (_, k) => [(id * 37 + k * 11) % 1600, (id * 13 + k * 7) % 800]);
+      const data = {
+        strokeId: id,
+        visitorId: `artist-${id % 50}`,
+        tool: 'brush',
+        color: '#dc2626',
+        size: 12,
+        opacity: 100,
+      };
+      yield row(`mural-stroke-${id}`, 1, 'MuralStrokeDrawn', { ...data, points, drawnAt: at });
+    } else if (i % 70 === 0) {
       const id = ++comments;
       yield row(`comment-${id}`, 1, 'CommentPosted', {
         kind: 'artwork',
@@ -109,26 +128,50 @@ export async function benchTimeTravel(pool: pg.Pool, url: string) {
   const sealMs = ms(t);
   const head = await TimeTravel.head(pool);
 
-  const baseline = new TimeTravel(url, Number.MAX_SAFE_INTEGER);
-  const travel = new TimeTravel(url);
+  const baseline = new TimeTravel(url);
+  const keeper = new SnapshotKeeper(url, console);
+  let travel = new TimeTravel(url);
   try {
-    // rebuild throughput: the catalog projection folding the whole log into empty tables
+    // rebuild throughput, and the baseline of a first question: the catalog folding the whole log
     t = process.hrtime.bigint();
     await baseline.fullReplay(head);
     const rebuildMs = ms(t);
 
-    // the first question builds the snapshots on its way (a cold start)
+    // the worker keeps the checkpoints as the log grows (here all at once, as after a bulk import)
     t = process.hrtime.bigint();
-    await travel.page(head, { page: 1, q: '', day: DAY });
+    await keeper.keepUp();
+    const keepMs = ms(t);
+    const { rows: size } = await pool.query<{ versions: string; bytes: string; copies: string; checkpoints: string }>(
+      `SELECT (SELECT count(*) FROM time_travel_rows)::text AS versions,
+         pg_total_relation_size('time_travel_rows')::text AS bytes,
+         (SELECT count(*) FROM time_travel_checkpoints)::text AS checkpoints,
+         (SELECT count(*) FROM time_travel_checkpoints c JOIN time_travel_rows v
+            ON int8range(v.from_seq, v.to_seq) @> c.seq)::text AS copies`,
+    );
+    const { versions, bytes, copies, checkpoints } = size[0]!;
+
+    // a server's first question after its start: a checkpoint from the database and the events after it
+    const coldAt = head - 1;
+    t = process.hrtime.bigint();
+    await travel.page(coldAt, { page: 1, q: '', day: DAY });
     const coldMs = ms(t);
 
     const seqs = Array.from({ length: QUESTIONS }, (_, i) => 1 + Math.floor(((i * 0.6180339887 + 0.137) % 1) * head));
     const warm: number[] = [];
+    const firsts: number[] = [];
     const full: number[] = [];
     for (const seq of seqs) {
       t = process.hrtime.bigint();
       await travel.page(seq, { page: 1, q: '', day: DAY });
       warm.push(ms(t));
+    }
+    // each the first question of a freshly started server
+    for (const seq of seqs.slice(0, 3)) {
+      await travel.close();
+      travel = new TimeTravel(url);
+      t = process.hrtime.bigint();
+      await travel.page(seq, { page: 1, q: '', day: DAY });
+      firsts.push(ms(t));
     }
     for (const seq of seqs) {
       t = process.hrtime.bigint();
@@ -137,20 +180,41 @@ export async function benchTimeTravel(pool: pg.Pool, url: string) {
       full.push(ms(t));
     }
     const [warmSpread, fullSpread] = [spread(warm), spread(full)];
+
+    // verify on the API's event loop: the longest stall another request would meet, in slices and not
+    const stall = async (yieldEvery?: number) => {
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
+      const started = process.hrtime.bigint();
+      const result = await verifyChain(pool, { yieldEvery });
+      const took = ms(started);
+      delay.disable();
+      if (!result.ok) throw new Error(`verify failed: ${result.reason}`);
+      return { took, max: delay.max / 1e6, p99: delay.percentile(99) / 1e6 };
+    };
+    const whole = await stall(Number.MAX_SAFE_INTEGER);
+    const sliced = await stall();
+    const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MiB`;
     return [
-      `### Time travel: the gallery at a seq (${head.toLocaleString('en')} events, snapshots every ${SNAPSHOT_EVERY})`,
+      `### Time travel: the gallery at a seq (${head.toLocaleString('en')} events, a tenth of them mural strokes; checkpoints every ${SNAPSHOT_EVERY} kept in the database)`,
       '',
       '| what | figure |',
       '|---|---|',
-      `| \`GET /api/gallery?at=SEQ\` at ${QUESTIONS} random seqs, with snapshots: p50 / p95 | ${fmt(warmSpread.p50)} ms / ${fmt(warmSpread.p95)} ms |`,
+      `| \`GET /api/gallery?at=SEQ\` at ${QUESTIONS} random seqs: p50 / p95 | ${fmt(warmSpread.p50)} ms / ${fmt(warmSpread.p95)} ms |`,
       `| baseline, full replay from 0 for the same seqs: p50 / p95 | ${fmt(fullSpread.p50)} ms / ${fmt(fullSpread.p95)} ms |`,
-      `| first question after start (replays to the head, keeping snapshots on its way) | ${fmt(coldMs)} ms |`,
-      `| rebuild: the catalog projection folding the whole log | ${Math.round(head / (rebuildMs / 1000)).toLocaleString('en')} events/s (${fmt(rebuildMs)} ms) |`,
+      `| first question after a start, at seq ${coldAt.toLocaleString('en')} | ${fmt(coldMs)} ms |`,
+      `| first question after a start, at 3 other seqs | ${firsts.map(fmt).join(' / ')} ms |`,
+      `| baseline, a first question with no checkpoints kept (the catalog folding the log to the head) | ${fmt(rebuildMs)} ms |`,
+      `| the worker keeping ${checkpoints} checkpoints of the whole log at once (off the request path) | ${fmt(keepMs)} ms |`,
+      `| rows kept for them (every version once) | ${Number(versions).toLocaleString('en')} rows, ${mb(Number(bytes))} |`,
+      `| rows full copies at each checkpoint would hold (the way before, grows with the square of the log) | ${Number(copies).toLocaleString('en')} rows |`,
+      `| \`verify\` of the whole chain, hashing in slices of 100 links: time, longest event-loop stall (max / p99) | ${fmt(sliced.took)} ms, ${fmt(sliced.max)} / ${fmt(sliced.p99)} ms |`,
+      `| baseline, the same verify hashing each page of 2,000 links at once | ${fmt(whole.took)} ms, ${fmt(whole.max)} / ${fmt(whole.p99)} ms |`,
+      `| rebuild: the catalog projection folding the whole log | ${Math.round(head / (rebuildMs / 1000)).toLocaleString('en')} events/s |`,
       `| sealing the chain (RFC 8785 + SHA-256, batches of 5,000) | ${Math.round(head / (sealMs / 1000)).toLocaleString('en')} events/s |`,
       `| writing the log for the bench (bulk INSERT, not appends) | ${fmt(insertMs)} ms |`,
     ].join('\n');
   } finally {
-    await baseline.close();
-    await travel.close();
+    await Promise.all([baseline.close(), travel.close(), keeper.stop()]);
   }
 }

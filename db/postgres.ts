@@ -163,3 +163,30 @@ export async function inTransaction<T>(
     client.release();
   }
 }
+
+/** PostgreSQL's code for a statement cancelled by `statement_timeout`. */
+export const STATEMENT_TIMEOUT = '57014';
+
+/**
+ * A read that gives up on any statement running longer than `timeoutMs` (a READ ONLY transaction with
+ * a local `statement_timeout`): an auditor's or an admin's question must never hold a connection, or
+ * the database, for as long as it likes while the room is in use (decision 101).
+ */
+export async function boundedRead<T>(
+  pool: pg.Pool,
+  timeoutMs: number,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

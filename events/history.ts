@@ -22,7 +22,7 @@ export interface HistoryFilter {
  * an erased v1 event's inline names and words read as null, and no event shows the visitor id that
  * events before issue 13 kept in their metadata. (An export keeps both: it must verify.)
  */
-async function forAuditors(pool: pg.Pool, events: ChainEvent[]): Promise<ChainEvent[]> {
+async function forAuditors(pool: Pick<pg.Pool, 'query'>, events: ChainEvent[]): Promise<ChainEvent[]> {
   const fieldsOf = (type: string): readonly string[] => PERSONAL_FIELDS[type as keyof typeof PERSONAL_FIELDS] ?? [];
   const inline = events.filter((e) => e.schemaVersion === 1 && fieldsOf(e.type).length > 0);
   const { rows } = inline.length
@@ -41,7 +41,7 @@ async function forAuditors(pool: pg.Pool, events: ChainEvent[]): Promise<ChainEv
 }
 
 /** The sealed events in chain order (or its reverse), filtered, one page; `next` is the seq to go on from. */
-export async function readHistory(pool: pg.Pool, q: HistoryFilter) {
+export async function readHistory(pool: Pick<pg.Pool, 'query'>, q: HistoryFilter) {
   const { rows } = await pool.query<ChainEventRow>(
     `${SELECT_CHAIN_EVENTS}
      WHERE ($1::bigint IS NULL OR c.seq > $1) AND ($2::bigint IS NULL OR c.seq < $2)
@@ -82,7 +82,7 @@ export async function chainHead(
 }
 
 /** One item's timeline: its own stream, and the comments and likes that name it, in chain order. */
-export async function itemHistory(pool: pg.Pool, stream: string, kind: string, id: number) {
+export async function itemHistory(pool: Pick<pg.Pool, 'query'>, stream: string, kind: string, id: number) {
   const { rows } = await pool.query<ChainEventRow>(
     `${SELECT_CHAIN_EVENTS}
      WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,

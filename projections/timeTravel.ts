@@ -1,48 +1,66 @@
-import pg from 'pg';
-import { decodeRow, type EventRow, type RecordedEvent } from '#events/store.ts';
-import { catalogProjection } from './catalog/catalogProjection.ts';
+import type pg from 'pg';
 import { GalleryPages, type GalleryPage } from './catalog/galleryPage.ts';
+import type { RecordedEvent } from '#events/store.ts';
+import {
+  checkpointAtMost,
+  createWorkingTables,
+  foldSealed,
+  loadRows,
+  openClient,
+  projection,
+  EVERY_LIKE,
+  SCOPED_TABLES,
+  scopesOf,
+  type Part,
+} from './timeTravel/workingTables.ts';
 
-/** Snapshots of the catalog are kept every this many seqs as replays pass them (decision 033). */
-export const SNAPSHOT_EVERY = 1000;
-const READ_BATCH = 5000;
+export { SNAPSHOT_EVERY } from './timeTravel/snapshotKeeper.ts';
+
 const IDLE_CLOSE_MS = 5 * 60_000;
+/** the working tables stand at no known seq: the next question loads a checkpoint */
+const UNKNOWN = -1;
+/** The tables the gallery's page reads. */
+const GALLERY_TABLES = ['catalog_items'];
 
-const projection = catalogProjection;
+/** The kept rows went while a question was loading them (an erasure): it starts again from a checkpoint. */
+class RowsGone extends Error {}
 
 /**
- * The gallery as it was right after any event (CONTRACT §6, decision 033). On a connection of its
- * own, the catalog's tables are shadowed by temporary tables of the same names (PostgreSQL looks in
- * pg_temp first), so the catalog's own statements replay into them and the gallery's own queries
- * read from them: the answer has the same code, and so the same shape, as today's gallery.
+ * The gallery as it was right after any event (CONTRACT §6, decisions 033 and 100). On a connection
+ * of its own, the catalog's tables are shadowed by temporary working tables of the same names, so the
+ * catalog's own statements replay into them and the gallery's own queries read from them: the answer
+ * has the same code, and so the same shape, as today's gallery.
  *
- * The working tables only go forward, and leave a snapshot of themselves every SNAPSHOT_EVERY seqs.
- * A question behind them is answered in a transaction that is rolled back: the nearest snapshot
- * below takes the tables' names, the few events after it are replayed into it, the page is read,
- * and the rollback leaves the snapshot as it was. The log is append-only and sealed links never
- * change, so a snapshot is valid until a value it resolved is erased (then all are made again,
- * decision 075). Everything is temporary: it goes with the connection, which closes after a few
- * idle minutes.
+ * A question at `at` starts from the working tables when they stand between the newest checkpoint
+ * at or below `at` and `at` itself (the next question of an auditor stepping forward); otherwise it
+ * loads that checkpoint, which the worker keeps in the database as the log grows
+ * (`SnapshotKeeper`), and folds the few events after it. So no question replays more than a
+ * checkpoint's step plus what the worker has not reached yet, and nothing is built on the request
+ * path. Of the big tables (likes, comments, strokes) it loads only the rows of what the folded events
+ * are about, and the rest only when the reader reads that table. The working tables go with the
+ * connection, which closes after a few idle minutes.
  */
 export class TimeTravel {
   readonly #connectionString: string;
-  readonly #every: number;
   #client?: pg.Client;
   /** reads the log ahead while #client folds */
   #reader?: pg.Client;
   #ready?: Promise<pg.Client>;
   /** the seq the working tables stand at */
-  #seq = 0;
-  /** seq → questions answered from it since it was last vacuumed */
-  readonly #snapshots = new Map<number, number>();
+  #seq = UNKNOWN;
+  /** the checkpoint they were loaded from */
+  #base = 0;
+  /** the scopes loaded from #base into every scoped table so far */
+  #keys = new Set<string>();
+  /** the scoped tables loaded whole */
+  #whole = new Set<string>();
   #queue: Promise<unknown> = Promise.resolve();
   #idle?: NodeJS.Timeout;
-  /** `erasure_generation` when the tables were made: a later erasure leaves words in them (decision 075) */
+  /** `erasure_generation` when the working tables were loaded: a later erasure leaves words in them (decision 075) */
   #generation?: string;
 
-  constructor(connectionString: string, every = SNAPSHOT_EVERY) {
+  constructor(connectionString: string) {
     this.#connectionString = connectionString;
-    this.#every = every;
   }
 
   /** The newest sealed seq: how far back-in-time questions can go forward. */
@@ -53,37 +71,34 @@ export class TimeTravel {
 
   /** The gallery page as right after event `at` (which must be sealed), in today's shape plus `at`. */
   page(at: number, opts: { page: number; q: string; day: string }): Promise<GalleryPage & { at: number }> {
-    return this.read(at, async (db) => {
-      const { position: _position, ...page } = await new GalleryPages().page(db, opts);
-      return { ...page, at };
-    });
+    return this.read(
+      at,
+      async (db) => {
+        const { position: _position, ...page } = await new GalleryPages().page(db, opts);
+        return { ...page, at };
+      },
+      GALLERY_TABLES,
+    );
   }
 
   /**
    * Any read of the catalog's tables (the gallery, the show, the mural) as they stood right after
    * event `at` (which must be sealed): `reader` runs against the replayed tables under their own names.
+   * `reads` names the tables it reads (all of them unless told).
    */
-  read<T>(at: number, reader: (db: Pick<pg.Pool, 'query'>) => Promise<T>): Promise<T> {
+  read<T>(
+    at: number,
+    reader: (db: Pick<pg.Pool, 'query'>) => Promise<T>,
+    reads: readonly string[] = projection.tables,
+  ): Promise<T> {
     return this.#serial(async () => {
-      await this.#forgetErased();
-      const client = await this.#connect();
-      if (at >= this.#seq) {
-        await this.#replay(client, this.#seq, at, true);
-        return reader(client as unknown as pg.Pool);
-      }
-      let base = 0;
-      for (const s of this.#snapshots.keys()) if (s <= at && s > base) base = s;
-      await client.query('BEGIN');
-      try {
-        for (const t of projection.tables) {
-          await client.query(`ALTER TABLE pg_temp.${t} RENAME TO work_${t}`);
-          await client.query(`ALTER TABLE pg_temp.snap_${base}_${t} RENAME TO ${t}`);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await this.#answer(at, reader, reads);
+        } catch (error) {
+          this.#seq = UNKNOWN;
+          if (!(error instanceof RowsGone) || attempt > 0) throw error;
         }
-        await this.#replay(client, base, at, false);
-        return await reader(client as unknown as pg.Pool);
-      } finally {
-        await client.query('ROLLBACK');
-        await this.#tidy(client, base);
       }
     });
   }
@@ -92,12 +107,20 @@ export class TimeTravel {
   fullReplay(at: number): Promise<number> {
     return this.#serial(async () => {
       const client = await this.#connect();
-      for (const t of projection.tables) await client.query(`TRUNCATE pg_temp.${t}`);
-      this.#seq = 0;
-      const read = await this.#replay(client, 0, at, false);
-      this.#seq = at;
-      return read;
+      await this.#load(client, 0);
+      return this.#foldTo(client, at);
     });
+  }
+
+  async #answer<T>(at: number, reader: (db: Pick<pg.Pool, 'query'>) => Promise<T>, reads: readonly string[]) {
+    const client = await this.#connect();
+    if ((await this.#erasureGeneration(client)) !== this.#generation) this.#seq = UNKNOWN;
+    const base = await checkpointAtMost(client, at);
+    if (this.#seq < base || this.#seq > at) await this.#load(client, at);
+    await this.#foldTo(client, at);
+    const rest = SCOPED_TABLES.filter((t) => reads.includes(t) && !this.#whole.has(t));
+    if (rest.length) await this.#loadScoped(client, rest, 'all');
+    return reader(client as unknown as pg.Pool);
   }
 
   async close() {
@@ -106,21 +129,100 @@ export class TimeTravel {
     this.#client = undefined;
     this.#reader = undefined;
     this.#ready = undefined;
-    this.#snapshots.clear();
-    this.#seq = 0;
+    this.#seq = UNKNOWN;
     this.#generation = undefined;
     await Promise.all([client?.end().catch(() => {}), reader?.end().catch(() => {})]);
   }
 
+  async #erasureGeneration(db: pg.Client): Promise<string | undefined> {
+    const { rows } = await db.query<{ n: string }>(`SELECT n::text FROM erasure_generation`);
+    return rows[0]?.n;
+  }
+
   /**
-   * The working tables and every snapshot resolved names and words as they stood when they were
-   * folded: once a value has been blanked or a stream erased since (an erasure, a delete), they are
-   * dropped and made again from the log, which resolves them as erased.
+   * The newest checkpoint at or below `at`, in one snapshot with the erasure generation: an erasure
+   * takes every kept row in its own transaction, so the two agree (decision 075). The scoped tables
+   * start empty, and take rows as the fold and the reader need them.
    */
-  async #forgetErased() {
-    if (!this.#client || this.#generation === undefined) return;
-    const { rows } = await this.#client.query<{ n: string }>(`SELECT n::text FROM erasure_generation`);
-    if (rows[0]?.n !== this.#generation) await this.close();
+  async #load(client: pg.Client, at: number) {
+    this.#seq = UNKNOWN;
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    try {
+      const generation = await this.#erasureGeneration(client);
+      const base = await checkpointAtMost(client, at);
+      for (const t of projection.tables) {
+        const scoped = SCOPED_TABLES.includes(t);
+        await loadRows(client, t, base, scoped ? { exact: [], items: [], skip: [] } : { all: true }, true);
+        // temporary tables are never analysed by autovacuum: keep the planner informed
+        if (!scoped) await client.query(`ANALYZE pg_temp.${t}`);
+      }
+      await client.query('COMMIT');
+      this.#generation = generation;
+      this.#base = base;
+      this.#keys = new Set();
+      this.#whole = new Set();
+      this.#seq = base;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Before a page is folded: the rows of what its events are about, from the checkpoint. */
+  async #need(client: pg.Client, events: RecordedEvent[]) {
+    const scopes = new Set<string>();
+    for (const event of events) {
+      const of = scopesOf(event);
+      if (of === 'all') return this.#loadScoped(client, SCOPED_TABLES, 'all');
+      for (const scope of of) scopes.add(scope);
+    }
+    if (scopes.size) await this.#loadScoped(client, SCOPED_TABLES, [...scopes]);
+  }
+
+  /**
+   * Loads, into scoped tables, the rows at #base of `scopes` (or of every scope) not loaded yet. Rows
+   * a scope already has are not read again: the fold since #base may have changed them.
+   */
+  async #loadScoped(client: pg.Client, tables: readonly string[], scopes: string[] | 'all') {
+    const items = (keys: Iterable<string>) =>
+      [...keys].filter((k) => k.endsWith(EVERY_LIKE)).map((k) => k.slice(0, -EVERY_LIKE.length));
+    const exact = (keys: Iterable<string>) => [...keys].filter((k) => !k.endsWith(EVERY_LIKE));
+    let part: Part;
+    if (scopes === 'all') part = { rest: true, skip: exact(this.#keys), skipItems: items(this.#keys) };
+    else {
+      const missing = scopes.filter(
+        (k) => !this.#keys.has(k) && !(k.includes('/') && this.#keys.has(`${k.slice(0, k.indexOf('/'))}${EVERY_LIKE}`)),
+      );
+      part = { exact: exact(missing), items: items(missing), skip: exact(this.#keys) };
+      if (missing.length === 0) return;
+    }
+    const work = tables.filter((t) => !this.#whole.has(t));
+    if (work.length && this.#base > 0) {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      try {
+        const { rows } = await client.query<{ n: string; kept: boolean }>(
+          `SELECT n::text, EXISTS (SELECT 1 FROM time_travel_checkpoints WHERE seq = $1) AS kept FROM erasure_generation`,
+          [this.#base],
+        );
+        if (rows[0]?.n !== this.#generation || !rows[0]?.kept) throw new RowsGone('time travel: the kept rows went');
+        for (const t of work) await loadRows(client, t, this.#base, part, false);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    }
+    if (scopes === 'all') for (const t of tables) this.#whole.add(t);
+    else for (const k of scopes) this.#keys.add(k);
+  }
+
+  async #foldTo(client: pg.Client, at: number): Promise<number> {
+    const from = this.#seq;
+    // a fold that fails half-way leaves the tables at no known seq
+    this.#seq = UNKNOWN;
+    const read = await foldSealed(client, this.#reader!, from, at, (events) => this.#need(client, events));
+    this.#seq = at;
+    return read;
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -143,98 +245,17 @@ export class TimeTravel {
 
   #connect(): Promise<pg.Client> {
     this.#ready ??= (async () => {
-      const [client, reader] = await Promise.all([this.#open(), this.#open()]);
-      // read before anything is folded: an erasure committed after this is seen by the next question
-      const { rows } = await client.query<{ n: string }>(`SELECT n::text FROM erasure_generation`);
-      this.#generation = rows[0]?.n;
-      for (const t of projection.tables) {
-        await client.query(`CREATE TEMP TABLE ${t} (LIKE public.${t} INCLUDING ALL)`);
-      }
+      const onError = () => void this.close();
+      const [client, reader] = await Promise.all([
+        openClient(this.#connectionString, onError),
+        openClient(this.#connectionString, onError),
+      ]);
+      await createWorkingTables(client);
       this.#client = client;
       this.#reader = reader;
-      this.#seq = 0;
-      await this.#snapshot(client, 0);
+      this.#seq = UNKNOWN;
       return client;
     })();
     return this.#ready;
-  }
-
-  async #open(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.#connectionString });
-    client.on('error', () => void this.close());
-    await client.connect();
-    // never keeps the process alive on its own
-    (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-    return client;
-  }
-
-  async #snapshot(client: pg.Client, seq: number) {
-    for (const t of projection.tables) {
-      await client.query(`CREATE TEMP TABLE snap_${seq}_${t} (LIKE public.${t} INCLUDING ALL)`);
-      await client.query(`INSERT INTO pg_temp.snap_${seq}_${t} SELECT * FROM pg_temp.${t}`);
-      // temporary tables are never analysed by autovacuum: keep the planner informed
-      await client.query(`ANALYZE pg_temp.${t}`);
-    }
-    this.#snapshots.set(seq, 0);
-  }
-
-  /** A snapshot takes dead rows from every rolled-back question; temporary tables are never autovacuumed. */
-  async #tidy(client: pg.Client, seq: number) {
-    const used = (this.#snapshots.get(seq) ?? 0) + 1;
-    this.#snapshots.set(seq, used);
-    if (used % 50 !== 0) return;
-    for (const t of projection.tables) await client.query(`VACUUM pg_temp.snap_${seq}_${t}`);
-  }
-
-  /**
-   * Folds sealed events in (from, to] into the tables under the catalog's names. Pages are read on
-   * the reader connection, each while the one before it folds, by seq range rather than LIMIT: seqs
-   * are dense, and a range keeps each page one index range scan even before event_chain has
-   * statistics (with none, `seq > $1 ORDER BY seq LIMIT` sorted the whole rest of the log per page).
-   */
-  async #replay(client: pg.Client, from: number, to: number, forward: boolean): Promise<number> {
-    const reader = this.#reader!;
-    const nextSnapshot = (seq: number) => (Math.floor(seq / this.#every) + 1) * this.#every;
-    const page = (after: number) => {
-      const upto = Math.min(to, after + READ_BATCH, forward ? nextSnapshot(after) : to);
-      const rows = reader
-        .query<EventRow>(
-          `SELECT e.position, e.era, e.transaction_id::text AS transaction_id, e.stream_id, e.stream_version, e.type,
-             e.schema_version, e.data, e.metadata, e.recorded_at, c.seq
-           FROM event_chain c JOIN events e ON e.position = c.position
-           WHERE c.seq > $1 AND c.seq <= $2 ORDER BY c.seq`,
-          [after, upto],
-        )
-        .then((r) => r.rows);
-      // a page read ahead and never awaited (the fold before it failed) is no unhandled rejection
-      rows.catch(() => {});
-      return rows;
-    };
-    let seq = from;
-    let read = 0;
-    let next = seq < to ? page(seq) : undefined;
-    while (next) {
-      const rows = await next;
-      if (rows.length === 0) throw new Error(`the log has no event at seq ${seq + 1}`);
-      const last = Number(rows.at(-1)!.seq);
-      next = last < to ? page(last) : undefined;
-      const decoded: RecordedEvent[] = [];
-      for (const row of rows) {
-        try {
-          decoded.push(decodeRow(row));
-        } catch {
-          // an event the catalog cannot read is skipped here as the runner quarantines it
-        }
-      }
-      const relevant = decoded.filter((e) => projection.canHandle.includes(e.type));
-      if (relevant.length) await projection.apply(relevant, client as unknown as pg.PoolClient);
-      read += rows.length;
-      seq = last;
-      if (forward) {
-        this.#seq = seq;
-        if (seq % this.#every === 0 && !this.#snapshots.has(seq)) await this.#snapshot(client, seq);
-      }
-    }
-    return read;
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeTravel } from '#projections/timeTravel.ts';
+import { SnapshotKeeper } from '#projections/timeTravel/snapshotKeeper.ts';
 import { seeder, type Seeder } from '../../tests/support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
@@ -86,9 +87,12 @@ describe('GET /api/gallery?at=SEQ', () => {
   it('gives the same answer at every seq whichever way it gets there (snapshots, going on, going back)', async () => {
     const end = await head();
     const day = '2025-09-12';
-    const plain = new TimeTravel(t.db.url, 1_000_000);
-    const snapshotting = new TimeTravel(t.db.url, 3);
+    const plain = new TimeTravel(t.db.url);
+    const snapshotting = new TimeTravel(t.db.url);
+    // checkpoints every 3 seqs, kept by a keeper of its own (the server's keeps them every 1000)
+    const keeper = new SnapshotKeeper(t.db.url, console, { every: 3 });
     try {
+      await keeper.keepUp();
       const seqs = Array.from({ length: end + 1 }, (_, i) => i);
       const shuffled = [...seqs, ...seqs].sort(() => Math.random() - 0.5);
       const expected = new Map<number, unknown>();
@@ -102,6 +106,7 @@ describe('GET /api/gallery?at=SEQ', () => {
     } finally {
       await plain.close();
       await snapshotting.close();
+      await keeper.stop();
     }
   });
 

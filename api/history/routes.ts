@@ -13,6 +13,7 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { KINDS, KIND_NAMES } from '../kinds.ts';
+import { auditRead } from './boundedRead.ts';
 import { stageAtRoutes } from './stageAt.ts';
 
 const seqParam = (what: string) =>
@@ -59,11 +60,11 @@ export function historyRoutes(deps: Deps) {
 
   router.get('/admin/events', auditors, async (req, res) => {
     const q = parseInput(Page, req.query);
-    res.json(await readHistory(deps.pool, q));
+    res.json(await auditRead(deps, (db) => readHistory(db, q)));
   });
 
   router.get('/admin/events/verify', auditors, async (_req, res) => {
-    res.json(await verifyChain(deps.pool, { anchors }));
+    res.json(await auditRead(deps, (db) => verifyChain(db, { anchors })));
   });
 
   /**
@@ -109,7 +110,7 @@ export function historyRoutes(deps: Deps) {
     const id = idParam(req.params.id as string);
     if (!entry || !id) throw notFound('Item');
     const kind = entry[0] as Kind;
-    const events = await itemHistory(deps.pool, entry[1].stream(id), kind, id);
+    const events = await auditRead(deps, (db) => itemHistory(db, entry[1].stream(id), kind, id));
     if (events.length === 0) throw notFound(KINDS[kind].label);
     const row = await findItem(deps.pool, kind, id, { admin: true });
     res.json({

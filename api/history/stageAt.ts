@@ -23,7 +23,7 @@ export function stageAtRoutes(deps: Deps) {
 
   router.get('/admin/show', auditors, async (req, res) => {
     const { at } = await sealedSeq(deps, parseInput(AtOnly, req.query).at);
-    const show = await travel.read(at, readShowWithTotals);
+    const show = await travel.read(at, readShowWithTotals, ['catalog_show', 'catalog_items']);
     // never kept by the browser: an erasure must take its words out of the next look (decision 075)
     res.set('Cache-Control', 'private, no-store');
     res.json({ ...show, at });
@@ -31,10 +31,14 @@ export function stageAtRoutes(deps: Deps) {
 
   router.get('/admin/mural', auditors, async (req, res) => {
     const { at } = await sealedSeq(deps, parseInput(AtOnly, req.query).at);
-    const mural = await travel.read(at, async (db) => ({
-      ...(await readMuralState(db)),
-      strokes: await readMuralStrokes(db),
-    }));
+    const mural = await travel.read(
+      at,
+      async (db) => ({
+        ...(await readMuralState(db)),
+        strokes: await readMuralStrokes(db),
+      }),
+      ['catalog_mural', 'catalog_mural_strokes'],
+    );
     // never kept by the browser: an erasure must take its words out of the next look (decision 075)
     res.set('Cache-Control', 'private, no-store');
     res.json({ ...mural, width: MURAL_WIDTH, height: MURAL_HEIGHT, at });
