@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { z } from 'zod';
-import type { RecordedEvent } from './store.ts';
 
 /**
  * Names and free text outside the log (docs/decisions/050): an event holds the id of a
@@ -81,6 +80,13 @@ const NOTHING: Personal = { erased: false, text: {} };
 
 const fieldsOf = (type: string): readonly PersonalField[] => PERSONAL_FIELDS[type as WithPersonal] ?? [];
 
+/** What `resolvePersonal` reads of a recorded event (events/store.ts), without importing the store. */
+interface PersonalHolder {
+  type: string;
+  streamId: string;
+  data: unknown;
+}
+
 /**
  * The personal values of a batch of events, in one query: a ref's current value, or a v1 event's
  * inline value unless its stream was erased. An event counts as erased when its stream was, or when
@@ -88,13 +94,13 @@ const fieldsOf = (type: string): readonly PersonalField[] => PERSONAL_FIELDS[typ
  * way). Read models call it as they apply events, so a replay after an erasure (a rebuild, or the
  * gallery at an earlier seq) never brings the values back.
  */
-export async function resolvePersonal(
+export async function resolvePersonal<E extends PersonalHolder>(
   db: Pick<pg.Pool, 'query'>,
-  events: readonly RecordedEvent[],
-): Promise<(event: RecordedEvent) => Personal> {
+  events: readonly E[],
+): Promise<(event: E) => Personal> {
   const holding = events.filter((e) => fieldsOf(e.type).length > 0);
   if (holding.length === 0) return () => NOTHING;
-  const data = (e: RecordedEvent) => e.data as Record<string, unknown>;
+  const data = (e: PersonalHolder) => e.data as Record<string, unknown>;
   const refs = holding.flatMap((e) => fieldsOf(e.type).map((f) => data(e)[refKey(f)])).filter((r) => r != null);
   const { rows } = await db.query<{ values: Record<string, string | null>; gone: string[]; erased: string[] }>(
     `WITH p AS (SELECT id, value, erased_at FROM personal_data WHERE id = ANY($1::bigint[]))

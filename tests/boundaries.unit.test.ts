@@ -59,3 +59,75 @@ describe('layers', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** The seams of issue 28: thin routes, one declared shape, small web files, pure specs, no circle. */
+describe('one shape across the seam', () => {
+  it('no route file runs SQL: reads are in projections/, writes in one handler per command', () => {
+    const routes = sources('api').filter((f) => f.endsWith('/routes.ts'));
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.filter((f) => read(f).includes('.query('))).toEqual([]);
+  });
+
+  it('the web app declares no item, comment, kind or queue-count shape: it imports contract/views.ts', () => {
+    const offenders = sources('web/src').flatMap((file) => {
+      const text = read(file);
+      const found: string[] = [];
+      if (/'artwork'\s*\|\s*'story'\s*\|\s*'media'/.test(text)) found.push('the kind list');
+      if (/pending\??:\s*\{\s*artworks/.test(text)) found.push('the queue counts');
+      // an object type with an item's or a comment's fields
+      for (const [, name, body] of text.matchAll(/(?:interface\s+(\w+)[^{=]*|type\s+(?:\w+)\s*=\s*)\{([^{}]*)\}/g)) {
+        const fields = new Set([...(body ?? '').matchAll(/^\s*(\w+)\??:/gm)].map((m) => m[1]));
+        const item =
+          fields.has('id') && (fields.has('likeCount') || fields.has('artistName') || fields.has('imageData'));
+        const comment = fields.has('id') && fields.has('authorName') && fields.has('createdAt');
+        if (item || comment) found.push(`the ${item ? 'item' : 'comment'} type ${name ?? ''}`.trim());
+      }
+      return found.map((what) => `${file}: ${what}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('no web file is over 300 lines, generated ones aside', () => {
+    // to be split into their components (issue 28); no other file may join them
+    const waiting = ['web/src/routes/mural.tsx', 'web/src/routes/admin_.show.tsx'];
+    const long = sources('web')
+      .filter((f) => !waiting.includes(f))
+      .filter((f) => read(f).split('\n').length > 301);
+    expect(long).toEqual([]);
+  });
+
+  it('every events/ folder that decides has a given/when/then spec of its deciders', () => {
+    const folders = fs
+      .readdirSync(path.join(ROOT, 'events'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `events/${e.name}`);
+    const missing = folders.flatMap((folder) => {
+      const files = fs.readdirSync(path.join(ROOT, folder));
+      const deciders = files
+        .filter((f) => !f.includes('.test.') && f.endsWith('.ts'))
+        .flatMap((f) => [...read(`${folder}/${f}`).matchAll(/export const (\w+): Decider</g)].map((m) => m[1]!));
+      const specs = files.filter((f) => f.endsWith('.unit.test.ts')).map((f) => read(`${folder}/${f}`));
+      return deciders.filter((d) => !specs.some((s) => new RegExp(`\\b${d}\\b`).test(s))).map((d) => `${folder}: ${d}`);
+    });
+    expect(folders.length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
+  });
+
+  it('no import circle runs through events/', () => {
+    const files = sources('events');
+    const edges = new Map(files.map((f) => [f, importedFiles(f).filter((t) => files.includes(t))]));
+    const circles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, trail: string[]) => {
+      const at = trail.indexOf(file);
+      if (at >= 0) return void circles.push([...trail.slice(at), file].join(' -> '));
+      if (done.has(file)) return;
+      for (const next of edges.get(file) ?? []) visit(next, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+});

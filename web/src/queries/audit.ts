@@ -8,7 +8,7 @@ import {
 import type { ReactionCounts, ShowItemRef, ShowStatus } from '../../../contract/live.ts';
 import type { MuralState, MuralStroke } from '../../../contract/mural.ts';
 import { api } from '../lib/api.ts';
-import type { GalleryItemView } from '../../../contract/views.ts';
+import type { GalleryItemView, Kind } from '../../../contract/views.ts';
 
 export interface Actor {
   role: string;
@@ -33,7 +33,7 @@ export interface ChainEvent {
 }
 
 export interface EventFilters {
-  kind?: 'artwork' | 'story' | 'media';
+  kind?: Kind;
   type?: string;
   actor?: string;
   since?: string;
