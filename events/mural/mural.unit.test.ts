@@ -12,12 +12,10 @@ const points: Array<[number, number]> = [
   [1, 1],
   [2, 2],
 ];
-const drawn: MuralEvent = { type: 'MuralStrokeDrawn', data: { ...stroke, points, drawnAt: now } };
+const drawn = { type: 'MuralStrokeDrawn' as const, data: { ...stroke, points, drawnAt: now } } satisfies MuralEvent;
 const erase = (visitorId: string | undefined, admin = false) => ({ type: 'Erase' as const, visitorId, admin, now });
-const erasedBy = (by: 'author' | 'admin'): MuralEvent => ({
-  type: 'MuralStrokeErased',
-  data: { strokeId: 4, by, erasedAt: now },
-});
+const erasedBy = (by: 'author' | 'admin') =>
+  ({ type: 'MuralStrokeErased' as const, data: { strokeId: 4, by, erasedAt: now } }) satisfies MuralEvent;
 
 const mural = spec(muralDecider);
 const strokes = spec(strokeDecider);
