@@ -114,6 +114,41 @@ describe('minting visitors from one address', () => {
   });
 });
 
+describe('the mural’s points from one address', () => {
+  /** A stroke of `n` points inside the canvas. */
+  const stroke = (n: number) => ({
+    tool: 'brush',
+    color: '#7c3aed',
+    size: 3,
+    opacity: 100,
+    points: Array.from({ length: n }, (_, i) => [i % 1600, (i * 7) % 800]),
+  });
+  const strokes = async () =>
+    (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE type = 'MuralStrokeDrawn'`))
+      .rows[0]!.n;
+
+  it('holds them at 100,000 in 10 s, whatever the visitors: 429, nothing kept, another address draws', async () => {
+    const office = freshAddress();
+    // minted visitors, each under its own 5,000, have drawn all but 3,000 of the office's points
+    await t.db.pool.query(
+      `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, $2, now() + interval '1 minute')`,
+      [`mural-points:addr:${office}`, PER_ADDRESS.muralPoints.limit - 3000],
+    );
+    expect((await (await newVisitor(office))('POST', '/api/mural/strokes', stroke(2000))).status).toBe(201);
+    const before = await strokes();
+    const minted = await newVisitor(office);
+    const refused = await minted('POST', '/api/mural/strokes', stroke(2000));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+    expect(await strokes()).toBe(before);
+    // the refused stroke took nothing: what is left still fits, and then nothing does
+    expect((await minted('POST', '/api/mural/strokes', stroke(1000))).status).toBe(201);
+    expect((await (await newVisitor(office))('POST', '/api/mural/strokes', stroke(1))).status).toBe(429);
+    expect((await (await newVisitor(freshAddress()))('POST', '/api/mural/strokes', stroke(2000))).status).toBe(201);
+  });
+});
+
 describe('views and likes', () => {
   const addressRows = async () =>
     (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM personal_data WHERE kind = 'ip'`)).rows[0]!.n;
