@@ -67,6 +67,11 @@ export const PER_ADDRESS = {
   views: { limit: 10 * OFFICE, windowMs: MINUTE },
   /** a stroke each a second (one visitor: 10) */
   muralStrokes: { limit: OFFICE, windowMs: SECOND },
+  /**
+   * mural points in any 10 s: a scribble of about 330 points each (one visitor: 5,000); a script
+   * behind one address fills the 500,000-point mural in 50 s at the least, not in one (decision 115)
+   */
+  muralPoints: { limit: 100_000, windowMs: 10 * SECOND },
   /** upload requests, one each a day (one visitor: 20 files, api/media/uploadQuota.ts) */
   uploads: { limit: OFFICE, windowMs: DAY },
   /** bytes uploaded, in MiB: 64 MiB each a day, 18.75 GiB (one visitor: 2 GiB) */
@@ -239,4 +244,15 @@ export function uploadBytesPerAddress(db: Pick<pg.Pool, 'query'>) {
       await store.add(addressKey(req), Math.ceil(bytes / MiB));
     },
   };
+}
+
+/**
+ * Adds a stroke's points to what its address group drew in the last 10 s (PER_ADDRESS.muralPoints),
+ * in the shared table, and answers the total with them. Called inside the stroke's transaction, so a
+ * stroke refused for it (or for anything else) gives its points back.
+ */
+export function addMuralPointsPerAddress(tx: Pick<pg.PoolClient, 'query'>, group: string, points: number) {
+  const store = new PostgresStore(tx, 'mural-points:addr:');
+  store.init({ windowMs: PER_ADDRESS.muralPoints.windowMs } as Options);
+  return store.add(group, points);
 }

@@ -105,11 +105,17 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** Adds `amount` to a key's count at once (bytes of an upload, say), opening its window if none is open. */
-  async add(key: string, amount: number) {
+  /**
+   * Adds `amount` to a key's count at once (bytes of an upload, points of a stroke), opening its window
+   * if none is open; answers the count with it.
+   */
+  async add(key: string, amount: number): Promise<IncrementResponse> {
     const keys = [this.prefix + key];
-    if (this.#sliding) await this.#db.query(SLIDE, [keys, [amount], this.#slotMs, Date.now()]);
-    else await this.#db.query(INCREMENT, [keys, [amount], this.#windowMs / 1000]);
+    const { rows } = await this.#db.query<{ hits: number; reset_at: Date }>(
+      this.#sliding ? SLIDE : INCREMENT,
+      this.#sliding ? [keys, [amount], this.#slotMs, Date.now()] : [keys, [amount], this.#windowMs / 1000],
+    );
+    return { totalHits: rows[0]!.hits, resetTime: rows[0]!.reset_at };
   }
 
   async decrement(key: string) {

@@ -15,6 +15,7 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { muralStrokeStream, requireOpen, strokeDecider } from '#events/mural/mural.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
+import { addMuralPointsPerAddress, PER_ADDRESS } from '../limits/limits.ts';
 import { MURAL_LOCK, muralState } from './muralLock.ts';
 
 const number = (what: string) => z.number({ error: `${what} must be a number` });
@@ -85,6 +86,23 @@ async function spendVisitorPoints(tx: pg.PoolClient, visitorId: string, points: 
   ]);
 }
 
+/**
+ * The room behind one address draws at most PER_ADDRESS.muralPoints in any 10 s (CONTRACT §9: a
+ * visitor minted by each login does not multiply the visitor's budget). Past it, 429 with Retry-After,
+ * and the transaction's rollback takes the points back.
+ */
+async function spendAddressPoints(tx: pg.PoolClient, addressGroup: string, points: number) {
+  const { totalHits, resetTime } = await addMuralPointsPerAddress(tx, addressGroup, points);
+  if (totalHits <= PER_ADDRESS.muralPoints.limit) return;
+  const wait = Math.min(WINDOW_SECONDS, Math.ceil(((resetTime?.getTime() ?? 0) - Date.now()) / 1000));
+  throw new HttpError(
+    429,
+    'Too many points at once from your network. Please wait a moment.',
+    { success: false },
+    { 'Retry-After': String(Math.max(1, wait)) },
+  );
+}
+
 /** Adds a stroke's points to the mural's, or answers 409 `The mural is full`. */
 async function addToMural(tx: pg.PoolClient, points: number) {
   const { rowCount } = await tx.query(`UPDATE mural_budget SET points = points + $1 WHERE points + $1 <= $2`, [
@@ -97,12 +115,13 @@ async function addToMural(tx: pg.PoolClient, points: number) {
 let draws = 0;
 
 /**
- * Draws one stroke (CONTRACT §8, §9): the mural must be open, the stroke must fit the mural's budget
- * and the visitor's; it is appended to a stream of its own, and answered with its author's public id.
+ * Draws one stroke (CONTRACT §8, §9): the mural must be open, the stroke must fit the mural's budget,
+ * the visitor's and its address group's; it is appended to a stream of its own, and answered with
+ * its author's public id.
  */
 export async function drawStroke(
   deps: Pick<Deps, 'pool' | 'store'>,
-  visitorId: string,
+  { visitorId, addressGroup }: { visitorId: string; addressGroup: string },
   input: z.output<typeof MuralStrokeInput>,
   metadata: EventMetadata,
 ): Promise<Omit<MuralStroke, 'position'>> {
@@ -117,6 +136,7 @@ export async function drawStroke(
     await tx.query(`SELECT pg_advisory_xact_lock_shared($1)`, [MURAL_LOCK]);
     requireOpen((await muralState(deps, tx)).state);
     await spendVisitorPoints(tx, visitorId, points);
+    await spendAddressPoints(tx, addressGroup, points);
     await addToMural(tx, points);
     const draw = { type: 'Draw', data: { strokeId, visitorId, ...input }, now: metadata.now } as const;
     await handleCommand(store, muralStrokeStream(strokeId), strokeDecider, draw, metadata, { tx });

@@ -5,6 +5,7 @@ import { isAdmin, requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, parseInput } from '../http/errors.ts';
+import { addressKey } from '../limits/limits.ts';
 import { drawStroke, MuralStrokeInput } from './drawStroke.ts';
 import { eraseStroke } from './eraseStroke.ts';
 import { freezeMural } from './freeze.ts';
@@ -23,7 +24,8 @@ export function muralRoutes(deps: Deps) {
   router.post('/mural/strokes', async (req, res) => {
     const input = parseInput(MuralStrokeInput, req.body);
     const metadata = await metadataFor(req, deps.personal);
-    res.status(201).json(await drawStroke(deps, req.session!.visitorId, input, metadata));
+    const author = { visitorId: req.session!.visitorId, addressGroup: addressKey(req) };
+    res.status(201).json(await drawStroke(deps, author, input, metadata));
   });
 
   router.delete('/mural/strokes/:id', async (req, res) => {
