@@ -187,6 +187,24 @@ describe('guessing a password', () => {
   });
 });
 
+describe('a guesser that keeps knocking', () => {
+  it('is refused without counting again: one security line per full bucket, not one per knock', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 10; i++) expect((await login(t.url, 'bad', address)).status).toBe(401);
+    const logged = vi.spyOn(process.stderr, 'write');
+    const knocks = [];
+    for (let i = 0; i < 20; i++) knocks.push(await login(t.url, i % 2 ? 'bad' : PASSWORDS.guest, address));
+    const lines = logged.mock.calls.map(([l]) => String(l)).filter((l) => l.includes('"security":"login.limited"'));
+    logged.mockRestore();
+    expect(knocks.map((k) => k.status)).toEqual(Array(20).fill(429));
+    expect(knocks.every((k) => Number(k.retryAfter) > 0 && Number(k.retryAfter) <= 60)).toBe(true);
+    expect(lines.length).toBe(1);
+    // the other process learns it from the shared count, and another address is not held back
+    expect((await login(secondUrl, PASSWORDS.guest, address)).status).toBe(429);
+    expect((await login(t.url, PASSWORDS.guest, freshAddress())).status).toBe(200);
+  });
+});
+
 describe('writes', () => {
   it('limits comments per visitor: the 31st in ten minutes is 429', async () => {
     const guest = client(t.url, await t.login('guest'));

@@ -169,17 +169,32 @@ export function secretLimits(
   ];
   const everyone = bucket({ name: `${secret}:all`, ...LIMITS.secretOverall, key: () => 'all', applies: () => true });
   const event = secret === 'admin_key' ? 'admin_key.limited' : 'login.limited';
+  /**
+   * The buckets this process has seen full, until their window ends: a full fixed window only ends, so
+   * a guesser that keeps knocking is refused without a query, and the security log has one line per
+   * bucket and window, not one per knock (bench/abuse.ts: 20 addresses guessing without pause).
+   */
+  const full = new Map<string, number>();
+  const refuse = (res: Response, until: number) => {
+    res.set('Retry-After', String(Math.max(1, Math.ceil((until - Date.now()) / 1000))));
+    res.status(429).json({ success: false, message: TRY_LATER });
+  };
 
   return {
     async guard(req: Request, res: Response, next: NextFunction) {
-      for (const b of buckets.filter((b) => b.applies(req))) {
+      const applying = buckets.filter((b) => b.applies(req));
+      for (const b of applying) {
+        const until = full.get(`${b.name}:${b.key(req)}`);
+        if (until !== undefined && until > Date.now()) return refuse(res, until);
+      }
+      for (const b of applying) {
         const current = await b.store.get(b.key(req));
         if (current && current.totalHits >= b.limit) {
-          const seconds = Math.max(1, Math.ceil((current.resetTime!.getTime() - Date.now()) / 1000));
+          const until = current.resetTime!.getTime();
+          if (full.size >= 10_000) for (const [k, end] of full) if (end <= Date.now()) full.delete(k);
+          if (full.size < 10_000) full.set(`${b.name}:${b.key(req)}`, until);
           await securityEvent(req, personal, event, { limit: b.name });
-          res.set('Retry-After', String(seconds));
-          res.status(429).json({ success: false, message: TRY_LATER });
-          return;
+          return refuse(res, until);
         }
       }
       next();
