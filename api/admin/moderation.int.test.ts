@@ -86,3 +86,30 @@ describe('moderation decides pending items', () => {
     expect(artwork.status).toBe(404);
   });
 });
+
+describe('moderating while the catalog is behind (issue 22)', () => {
+  it('answers 202 with what was saved for an item the catalog does not know yet, never 404 after saving', async () => {
+    // an API process alone: no projections run, so the catalog never gets the story
+    const behind = await startTestServer({}, 'api');
+    try {
+      const author = client(behind.url, await behind.login('guest'));
+      const sent = await author('POST', '/api/stories', {
+        content: 'Sent while the worker is away',
+        authorName: 'Sam',
+      });
+      expect(sent.status).toBe(201);
+      const id = sent.body.id as number;
+      const moderator = client(behind.url, await behind.login('admin'));
+      const approved = await moderator('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
+      expect(approved.status).toBe(202);
+      expect(approved.body).toMatchObject({ success: true, id, status: 'approved' });
+      const { rows } = await behind.db.pool.query<{ type: string }>(
+        `SELECT type FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+        [`story-${id}`],
+      );
+      expect(rows.map((r) => r.type)).toEqual(['StorySubmitted', 'StoryApproved']);
+    } finally {
+      await behind.close();
+    }
+  }, 120_000);
+});

@@ -62,10 +62,21 @@ export function adminRoutes(deps: Deps) {
     const metadata = await metadataFor(req, deps.personal);
     const before = action.type === 'delete' ? await findItem(deps.pool, kind, id, admin) : undefined;
     const position = await moderate(deps.store, kind, id, action, metadata, deps.personal);
-    await readYourWrites(deps, res, position);
+    const reached = await readYourWrites(deps, res, position);
     if (action.type === 'delete') {
       await removeItemFiles(deps.blobs, [{ kind, id, uploadKey: before?.media?.file.key }]);
       res.json({ success: true, message: `${KINDS[kind].label} deleted` });
+      return;
+    }
+    if (!reached) {
+      // saved, but the catalog (the worker) has not applied it yet: the answer says what was saved,
+      // never the item as the catalog still shows it, nor 404 for an item it does not know yet
+      res.status(202).json({
+        success: true,
+        id,
+        ...(action.type === 'review' ? { status: action.status } : { archived: action.type === 'archive' }),
+        message: `${KINDS[kind].label} saved; the gallery shows it once it has caught up`,
+      });
       return;
     }
     const row = await findItem(deps.pool, kind, id, admin);
