@@ -99,7 +99,7 @@ export function benchMural(databaseUrl: string) {
   return withServers(databaseUrl, { script: 'bench/bareMuralServer.ts' }, async (app, bare, sockets) => {
     const [base, bareBase] = [app.base, bare.base];
     const artists = await app.guests(ARTISTS);
-    await openSockets(sockets, base, viewers({ token: await app.login() }));
+    await openSockets(sockets, base, viewers({ token: await app.login(), mural: true }));
     const ours = await run(
       base,
       app.process.pid!,

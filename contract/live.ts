@@ -6,6 +6,8 @@
  * `position` is the log cursor (chain seq): it only grows on a connection. `after` is the position of
  * the message before this one that the same audience was sent, so a client whose `position` is not
  * where `after` says it should be knows it missed something and resyncs (docs/decisions/011).
+ * Audiences are chains: everyone's messages, and each room's with everyone's (the admins', the
+ * mural's), so `after` names the message before in `everyone` and the message's own room.
  */
 
 import type { MineChanged } from './mine.ts';
@@ -116,6 +118,12 @@ export type ServerToClientEvents = {
  */
 export interface ClientToServerEvents {
   'show:follow': (following: boolean) => void;
+  /**
+   * Whether a mural is on the page: only sockets that watch it are sent its strokes (decision 116).
+   * The server acknowledges once the socket is in (or out of) the mural's room, with the position up
+   * to which it had sent everything when it joined: the mural's messages after it come live.
+   */
+  'mural:watch': (watching: boolean, joined?: (upTo: number) => void) => void;
 }
 
 /** What a client sends in its handshake (`auth`). */
@@ -123,9 +131,11 @@ export interface HandshakeAuth {
   token?: string;
   /** the last position this client applied: it is sent what it missed after it */
   since?: number;
+  /** the page shows a mural: the socket joins the mural's room, and its catch-up holds the mural's messages */
+  mural?: boolean;
 }
 
-export const ROOMS = { everyone: 'everyone', admins: 'admins' } as const;
+export const ROOMS = { everyone: 'everyone', admins: 'admins', mural: 'mural' } as const;
 export type Room = (typeof ROOMS)[keyof typeof ROOMS];
 
 /** Which room hears which event. */
@@ -138,9 +148,9 @@ export const ROOM_OF: { [E in LiveEvent]: Room } = {
   'admin:queue-changed': 'admins',
   'show:changed': 'everyone',
   'reactions:burst': 'everyone',
-  'mural:stroke-added': 'everyone',
-  'mural:stroke-removed': 'everyone',
-  'mural:state': 'everyone',
+  'mural:stroke-added': 'mural',
+  'mural:stroke-removed': 'mural',
+  'mural:state': 'mural',
 };
 
 export const LIVE_EVENTS = Object.keys(ROOM_OF) as LiveEvent[];

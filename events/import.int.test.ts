@@ -110,7 +110,7 @@ describe('events import', () => {
     await tail.start();
     try {
       expect(tail.position).toBeGreaterThan(2);
-      expect(await tail.missed(1, tail.position, false)).toBe('refetch');
+      expect(await tail.missed(1, tail.position, ['everyone'])).toBe('refetch');
     } finally {
       await tail.stop();
     }

@@ -141,7 +141,7 @@ describe('the mural (CONTRACT §8)', () => {
   it('lock and unlock: admins only; 409 for strokes and undo while locked; live mural:state', async () => {
     const mine = (await ann('POST', '/api/mural/strokes', stroke())).body.id;
     expect((await ann('POST', '/api/mural/lock')).status).toBe(403);
-    const socket = await open({ token: await t.login('guest') });
+    const socket = await open({ token: await t.login('guest'), mural: true });
     const states: Array<{ state: string; position: number; after: number }> = [];
     socket.on('mural:state', (p) => states.push(p));
     const locked = await admin('POST', '/api/mural/lock');
@@ -163,7 +163,7 @@ describe('the mural (CONTRACT §8)', () => {
   });
 
   it('sends finished strokes live, and a late joiner gets the mural then only what is newer', async () => {
-    const live = await open({ token: await t.login('guest') });
+    const live = await open({ token: await t.login('guest'), mural: true });
     const added: Array<{ position: number; after: number; stroke: { id: number } }> = [];
     const removed: Array<{ position: number; id: number }> = [];
     live.on('mural:stroke-added', (p) => added.push(p));
@@ -177,7 +177,7 @@ describe('the mural (CONTRACT §8)', () => {
     // a late joiner: the snapshot, then a socket from its position hears only the newer strokes
     const snapshot = (await bob('GET', '/api/mural')).body;
     expect(snapshot.strokes.some((s: { id: number }) => s.id === one.id)).toBe(true);
-    const late = await open({ token: await t.login('guest'), since: snapshot.position });
+    const late = await open({ token: await t.login('guest'), since: snapshot.position, mural: true });
     const heard: number[] = [];
     late.on('mural:stroke-added', (p) => heard.push(p.stroke.id));
     const two = (await bob('POST', '/api/mural/strokes', stroke({ color: '#7c3aed' }))).body;

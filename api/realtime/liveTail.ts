@@ -229,15 +229,15 @@ export class LiveTail {
   }
 
   /**
-   * What a reconnecting client missed after `since`, up to `upTo`, for its audience (counters
+   * What a reconnecting client missed after `since`, up to `upTo`, in its rooms (counters
    * coalesced); or 'refetch' when that is more than a catch-up should carry or older than the outbox
    * keeps. Recent ones come from this process's memory, so a storm of reconnects costs no queries.
    */
-  async missed(since: number, upTo: number, admin: boolean): Promise<LiveMessage[] | 'refetch'> {
+  async missed(since: number, upTo: number, rooms: readonly Room[]): Promise<LiveMessage[] | 'refetch'> {
     if (since >= upTo) return [];
     if (since >= this.#recentFrom && upTo <= this.#position) {
       const mine = this.#recent.filter(
-        (m) => m.position > since && m.position <= upTo && (m.room === 'everyone' || (admin && m.room === 'admins')),
+        (m) => m.position > since && m.position <= upTo && (rooms as readonly string[]).includes(m.room),
       );
       const messages = forCatchUp(mine.map((m) => m.message));
       return messages.length > CATCH_UP_LIMIT ? 'refetch' : messages;
@@ -246,10 +246,10 @@ export class LiveTail {
       `SELECT s.pruned_through AS pruned, m.event, m.payload FROM live_state s
        LEFT JOIN LATERAL (
          SELECT event, payload FROM live_messages
-         WHERE position > $1 AND position <= $2 AND (room = 'everyone' OR ($3 AND room = 'admins'))
+         WHERE position > $1 AND position <= $2 AND room = ANY($3::text[])
          ORDER BY position, ord LIMIT $4
        ) m ON true`,
-      [since, upTo, admin, CATCH_UP_LIMIT + 1],
+      [since, upTo, rooms, CATCH_UP_LIMIT + 1],
     );
     if (since < (rows[0]?.pruned ?? 0)) return 'refetch';
     const messages = rows.filter((r) => r.event !== null);

@@ -10,6 +10,7 @@ import {
   type HandshakeAuth,
   type LiveMessage,
   type ProjectionLagStatus,
+  type Room,
   type ServerToClientEvents,
 } from '#contract/live.ts';
 import { mineRoom } from '#contract/mine.ts';
@@ -149,6 +150,12 @@ export class Realtime {
         else void socket.leave(FOLLOWERS_ROOM);
         this.#presenceChanged();
       });
+      // a screen that shows the mural, and only such a screen, is sent its strokes (decision 116)
+      socket.on('mural:watch', (watching, joined) => {
+        if (watching === true) void socket.join(ROOMS.mural);
+        else void socket.leave(ROOMS.mural);
+        if (typeof joined === 'function') joined(this.position);
+      });
       socket.on('disconnect', () => this.#presenceChanged());
     });
     this.io.on('presence:changed', () => this.#presenceChanged(false));
@@ -188,15 +195,19 @@ export class Realtime {
   async #welcome(socket: IoSocket) {
     const tail = this.#tail!;
     const { session } = socket.data;
-    const admin = session.role === 'admin';
-    const since = Number((socket.handshake.auth as HandshakeAuth).since);
+    const auth = socket.handshake.auth as HandshakeAuth;
+    const since = Number(auth.since);
+    const rooms: Room[] = [
+      ROOMS.everyone,
+      ...(session.role === 'admin' ? [ROOMS.admins] : []),
+      ...(auth.mural === true ? [ROOMS.mural] : []),
+    ];
     const join = () => {
       void socket.join([
-        ROOMS.everyone,
+        ...rooms,
         sessionRoom(session.tokenHash),
         // the browser's own news (`mine:changed`), by its visitor id, which never leaves the server
         mineRoom(session.visitorId),
-        ...(admin ? [ROOMS.admins] : []),
       ]);
       this.#presenceChanged();
     };
@@ -220,7 +231,7 @@ export class Realtime {
         return;
       }
       if (upTo < from) break; // this process is still behind the client: refetch below
-      const missed = await tail.missed(from, upTo, admin);
+      const missed = await tail.missed(from, upTo, rooms);
       if (missed === 'refetch') break;
       messages.push(...missed);
       from = upTo;

@@ -98,3 +98,95 @@ describe('live messages to guests', () => {
     );
   });
 });
+
+describe('the mural’s strokes (decision 116)', () => {
+  const stroke = (color: string) => ({
+    tool: 'brush',
+    color,
+    size: 8,
+    opacity: 100,
+    points: [
+      [10, 10],
+      [60, 40],
+    ],
+  });
+  const muralMessages = (seen: { messages: Array<{ event: string; payload: any }> }) =>
+    seen.messages.filter((m) => m.event.startsWith('mural:'));
+  const strokeIds = (seen: { messages: Array<{ event: string; payload: any }> }) =>
+    seen.messages.filter((m) => m.event === 'mural:stroke-added').map((m) => m.payload.stroke.id as number);
+
+  it('go only to sockets that watch the mural, joined at the handshake or later, in order with the rest', async () => {
+    const admin = client(t.url, await t.login('admin'));
+    const artist = client(t.url, await t.login('guest'));
+    const story = await admin('POST', '/api/stories', { content: 'Strokes elsewhere', authorName: 'Kim' });
+    expect((await admin('PATCH', `/api/admin/stories/${story.body.id}`, { status: 'approved' })).status).toBe(200);
+    const browsing = open({ token: await t.login('guest') });
+    const watching = open({ token: await t.login('guest'), mural: true });
+    const later = open({ token: await t.login('guest') });
+    await Promise.all([browsing.ready, watching.ready, later.ready]);
+
+    const first = (await artist('POST', '/api/mural/strokes', stroke('#dc2626'))).body.id as number;
+    await waitFor(async () => strokeIds(watching.seen).includes(first), 15_000);
+    // a message for everyone after it: by the time it arrives, a stroke sent to everyone would have
+    expect((await artist('POST', `/api/stories/${story.body.id}/likes`)).status).toBe(200);
+    const liked = (seen: typeof browsing.seen) => seen.messages.some((m) => m.event === 'likes:changed');
+    await waitFor(async () => liked(browsing.seen) && liked(later.seen) && liked(watching.seen), 15_000);
+    expect(muralMessages(browsing.seen)).toEqual([]);
+    expect(muralMessages(later.seen)).toEqual([]);
+
+    // a mural comes on the page: the join is acknowledged with where the socket stands, strokes follow
+    const upTo = await new Promise<number>((resolve) => later.socket.emit('mural:watch', true, resolve));
+    expect(upTo).toBeGreaterThanOrEqual(strokeIdsPosition(watching.seen, first));
+    const second = (await artist('POST', '/api/mural/strokes', stroke('#16a34a'))).body.id as number;
+    await waitFor(async () => strokeIds(later.seen).includes(second) && strokeIds(watching.seen).includes(second));
+    expect(strokeIds(later.seen)).toEqual([second]);
+    // the mural's message names the last of everyone's and the mural's before it: the like, then the first stroke
+    const sent = watching.seen.messages.find(
+      (m) => m.event === 'mural:stroke-added' && m.payload.stroke.id === second,
+    )!;
+    const like = watching.seen.messages.find((m) => m.event === 'likes:changed')!;
+    expect(sent.payload.after).toBe(Math.max(like.payload.position, strokeIdsPosition(watching.seen, first)));
+
+    // and goes again: nothing more is sent
+    await new Promise<number>((resolve) => later.socket.emit('mural:watch', false, resolve));
+    const third = (await artist('POST', '/api/mural/strokes', stroke('#7c3aed'))).body.id as number;
+    await waitFor(async () => strokeIds(watching.seen).includes(third));
+    expect((await artist('DELETE', `/api/stories/${story.body.id}/likes`)).status).toBe(200);
+    const likes = (seen: typeof later.seen) => seen.messages.filter((m) => m.event === 'likes:changed').length;
+    await waitFor(async () => likes(later.seen) === 2);
+    expect(strokeIds(later.seen)).toEqual([second]);
+    expect(muralMessages(browsing.seen)).toEqual([]);
+  });
+
+  it('are in a catch-up only for a socket that watches the mural', async () => {
+    const artist = client(t.url, await t.login('guest'));
+    const first = open({ token: await t.login('guest'), mural: true });
+    await first.ready;
+    const before = (await artist('POST', '/api/mural/strokes', stroke('#0ea5e9'))).body.id as number;
+    await waitFor(async () => strokeIds(first.seen).includes(before), 15_000);
+    const since = strokeIdsPosition(first.seen, before);
+    const missed = (await artist('POST', '/api/mural/strokes', stroke('#f59e0b'))).body.id as number;
+    await waitFor(async () => strokeIds(first.seen).includes(missed), 15_000);
+
+    const batchOf = async (auth: Record<string, unknown>) => {
+      const back = open({ token: await t.login('guest'), since, ...auth });
+      await back.ready;
+      await waitFor(async () => back.seen.messages.some((m) => m.event === 'sync:batch'), 15_000);
+      return back.seen.messages.find((m) => m.event === 'sync:batch')!.payload as {
+        refetch: boolean;
+        messages: Array<{ event: string; payload: any }>;
+      };
+    };
+    const watching = await batchOf({ mural: true });
+    expect(watching.refetch).toBe(false);
+    expect(watching.messages.map((m) => m.payload.stroke?.id)).toContain(missed);
+    const browsing = await batchOf({});
+    expect(browsing.refetch).toBe(false);
+    expect(browsing.messages.filter((m) => m.event.startsWith('mural:'))).toEqual([]);
+  });
+});
+
+/** The position of the `mural:stroke-added` of stroke `id` among what a socket was sent. */
+function strokeIdsPosition(seen: { messages: Array<{ event: string; payload: any }> }, id: number): number {
+  return seen.messages.find((m) => m.event === 'mural:stroke-added' && m.payload.stroke.id === id)!.payload.position;
+}

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { ROOM_OF, ROOMS } from '#contract/live.ts';
+import { ROOM_OF, ROOMS, type Room } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { forgets, forgettingsIn, forgetInOutbox } from './forgetting.ts';
 import { messagesFor, type ServerMessage } from './messages.ts';
@@ -15,8 +15,10 @@ const PRUNE_EVERY = 500;
  * catalog's batch hook). The catalog's checkpoint lock orders batches, so messages commit in
  * position order, exactly once, next to the state they describe; every API process then tails them.
  *
- * Each message gets its `after`: the position of the message before it that its audience receives
- * (guests hear only the everyone room; admins hear both), which lets a client see a gap.
+ * Each message gets its `after`: the position of the message before it in its chain, which lets a
+ * client see a gap. Every socket hears the everyone room; admins hear theirs too, and a screen that
+ * shows the mural hears the mural's room (decision 116): an everyone message follows the last
+ * everyone message, an admins or mural message the last of everyone's and its own room's.
  */
 export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void> {
   // delivered when the batch commits, even one without messages: every API process's tail then
@@ -31,33 +33,39 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
   for (const f of forgettings) await forgetInOutbox(db, f);
   const mine = await mineMessages(db, events);
   if (unplaced.length === 0 && mine.length === 0) return;
-  const { rows } = await db.query<{ last_everyone: number; last_any: number; pruned_through: number }>(
-    `SELECT last_everyone, last_any, pruned_through FROM live_state`,
-  );
-  let { last_everyone: lastEveryone, last_any: lastAny } = rows[0]!;
+  const { rows } = await db.query<{
+    last_everyone: number;
+    last_any: number;
+    last_mural: number;
+    pruned_through: number;
+  }>(`SELECT last_everyone, last_any, last_mural, pruned_through FROM live_state`);
   const { pruned_through: prunedThrough } = rows[0]!;
+  // the last position of each chain: everyone's, everyone's with the admins', everyone's with the mural's
+  const last: Record<Room, number> = {
+    everyone: rows[0]!.last_everyone,
+    admins: rows[0]!.last_any,
+    mural: rows[0]!.last_mural,
+  };
   const messages: Array<ServerMessage & { room: string; ord: number }> = [];
   let ord = 0;
   let previousPosition = -1;
   // messages of one position share the `after` of that position: they are one step for the client
-  let afterEveryone = lastEveryone;
-  let afterAny = lastAny;
+  let afterOf = { ...last };
   for (const m of unplaced) {
     const { position } = m.payload;
     if (position !== previousPosition) {
-      afterEveryone = lastEveryone;
-      afterAny = lastAny;
+      afterOf = { ...last };
       ord = 0;
       previousPosition = position;
     }
     const room = ROOM_OF[m.event];
-    const after = room === ROOMS.everyone ? afterEveryone : afterAny;
-    messages.push({ ...m, payload: { ...m.payload, after }, room, ord: ord++ } as ServerMessage & {
+    messages.push({ ...m, payload: { ...m.payload, after: afterOf[room] }, room, ord: ord++ } as ServerMessage & {
       room: string;
       ord: number;
     });
-    if (room === ROOMS.everyone) lastEveryone = position;
-    lastAny = position;
+    // an everyone message is in every chain; another only in its own room's
+    if (room === ROOMS.everyone) for (const chain of Object.keys(last) as Room[]) last[chain] = position;
+    else last[room] = position;
   }
   // a sender's own messages come after the step's others and stand outside every audience's sequence
   // (their `after` is their own position): the web applies them apart, and no catch-up carries them
@@ -80,8 +88,8 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
       placed.map((m) => JSON.stringify(m.payload)),
     ],
   );
-  const last = placed.at(-1)!.payload.position;
-  const prune = last - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? last - LIVE_RETENTION : prunedThrough;
+  const newest = placed.at(-1)!.payload.position;
+  const prune = newest - prunedThrough > LIVE_RETENTION + PRUNE_EVERY ? newest - LIVE_RETENTION : prunedThrough;
   if (prune !== prunedThrough) {
     await db.query(
       `WITH forgotten AS (DELETE FROM live_forgotten WHERE position <= $1)
@@ -89,9 +97,10 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
       [prune],
     );
   }
-  await db.query(`UPDATE live_state SET last_everyone = $1, last_any = $2, pruned_through = $3`, [
-    lastEveryone,
-    lastAny,
+  await db.query(`UPDATE live_state SET last_everyone = $1, last_any = $2, last_mural = $3, pruned_through = $4`, [
+    last.everyone,
+    last.admins,
+    last.mural,
     prune,
   ]);
 }

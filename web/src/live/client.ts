@@ -8,7 +8,9 @@ import {
 } from '../../../contract/live.ts';
 import type { MineChanged } from '../../../contract/mine.ts';
 import { LiveCache } from './cache.ts';
+import { muralKeys } from '../queries/mural.ts';
 import { followsShow, showFollowers } from './following.ts';
+import { muralsOnPage } from './muralRoom.ts';
 import { LiveSequence, type LiveMessage, type SyncBatch } from './sequence.ts';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -68,12 +70,22 @@ export function startLiveClient(
 
   // The `since` the current attempt sent; one without it refetches once the server says where it stands.
   let sentSince: number | undefined;
+  // The mural's room (decision 116). `inMuralRoom`: the connection has been in it since the page's
+  // mural snapshot was fetched, so a catch-up from `since` brings every stroke the snapshot lacks;
+  // after any other join the snapshot is fetched again.
+  const watchesMural = () => muralsOnPage.get() > 0;
+  let sentMural = false;
+  let askedMural = false;
+  let inMuralRoom = false;
+  const muralSnapshotAgain = () => void queryClient.invalidateQueries({ queryKey: muralKeys.all });
   const socket = openSocket((callback) => {
     const current = token();
     sentSince = sequence.connecting();
+    sentMural = askedMural = watchesMural();
     const auth: HandshakeAuth = {
       ...(current ? { token: current } : {}),
       ...(sentSince !== undefined ? { since: sentSince } : {}),
+      ...(sentMural ? { mural: true } : {}),
     };
     callback(auth as Record<string, unknown>);
   });
@@ -88,6 +100,8 @@ export function startLiveClient(
     // Without a `since` (a first connection), this batch only tells where the log stands: whatever
     // happened between loading the page's data and joining the live rooms is fetched again.
     if (sentSince === undefined) cache.invalidate({ refetchType: 'active' });
+    else if (sentMural && !inMuralRoom && !batch.refetch) muralSnapshotAgain();
+    inMuralRoom = sentMural;
     hooks.batch?.(batch, sentSince);
   });
   socket.on('presence', ({ online, following }) => {
@@ -105,8 +119,29 @@ export function startLiveClient(
     if (socket.connected) socket.emit('show:follow', followsShow.get());
   };
   const unfollow = followsShow.subscribe(tellFollowing);
+  // a mural came on the page or went: join or leave its room; strokes come live from the join on, and
+  // the snapshot is fetched after it so that none sent before is missed
+  const tellMural = () => {
+    const watching = watchesMural();
+    if (!socket.connected || watching === askedMural) return;
+    askedMural = watching;
+    if (!watching) {
+      inMuralRoom = false;
+      socket.emit('mural:watch', false);
+      return;
+    }
+    socket.emit('mural:watch', true, (upTo) => {
+      if (!askedMural) return;
+      sequence.joinedMural(upTo);
+      inMuralRoom = true;
+      muralSnapshotAgain();
+    });
+  };
+  const unwatchMural = muralsOnPage.subscribe(tellMural);
   socket.on('connect', () => {
     if (followsShow.get()) tellFollowing();
+    // a mural that came on the page during the handshake
+    tellMural();
     hooks.connected?.(true);
   });
   const comeBackLater = () => {
@@ -139,6 +174,7 @@ export function startLiveClient(
     close() {
       for (const timer of timers) clearTimeout(timer);
       unfollow();
+      unwatchMural();
       showFollowers.set(null);
       cache.close();
       socket.removeAllListeners();

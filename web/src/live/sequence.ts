@@ -1,4 +1,9 @@
-import type { LiveMessage as ContractMessage, SyncBatch as ContractBatch } from '../../../contract/live.ts';
+import {
+  ROOM_OF,
+  ROOMS,
+  type LiveMessage as ContractMessage,
+  type SyncBatch as ContractBatch,
+} from '../../../contract/live.ts';
 
 /** A live message as the web app sees it (CONTRACT §4, contract/live.ts). */
 export type LiveMessage = ContractMessage;
@@ -43,6 +48,11 @@ export class LiveSequence {
   /** Live messages held while a batch is awaited; null when not waiting. */
   #buffer: LiveMessage[] | null = null;
   #resyncs = 0;
+  /**
+   * Where this connection joined the mural's room (decision 116): the mural's messages before it were
+   * never sent here, so one of them named as `after` is no gap; the page's snapshot covers them.
+   */
+  #muralFrom = -1;
 
   constructor(handlers: Handlers) {
     this.#handlers = handlers;
@@ -65,7 +75,13 @@ export class LiveSequence {
   /** A connection attempt is starting; returns the `since` to send. A batch comes first; messages wait for it. */
   connecting(): number | undefined {
     this.#buffer = [];
+    this.#muralFrom = -1;
     return this.#last;
+  }
+
+  /** The connection joined the mural's room with everything up to `upTo` sent. */
+  joinedMural(upTo: number): void {
+    this.#muralFrom = upTo;
   }
 
   receive(message: LiveMessage): void {
@@ -97,7 +113,8 @@ export class LiveSequence {
     const last = this.#last;
     if (last !== undefined) {
       const sameStep = position === last && !this.#closed && !this.#appliedAtLast.has(stepKey(message));
-      const next = position > last && after <= last;
+      const floor = ROOM_OF[message.event] === ROOMS.mural ? Math.max(last, this.#muralFrom) : last;
+      const next = position > last && after <= floor;
       if (!sameStep && !next) {
         this.#resync();
         return;

@@ -192,3 +192,48 @@ describe('live sequence: catch-up batches', () => {
     expect(resyncs()).toBe(0);
   });
 });
+
+describe('a mural that comes on the page (decision 116)', () => {
+  const stroke = (position: number, after: number): LiveMessage => ({
+    event: 'mural:stroke-added',
+    payload: {
+      position,
+      after,
+      stroke: {
+        id: position,
+        position,
+        authorId: 'a',
+        tool: 'brush',
+        color: '#000000',
+        size: 2,
+        opacity: 100,
+        points: [[1, 1]],
+      },
+    },
+  });
+
+  it('takes the first stroke after the join, whose `after` names a stroke sent before it joined', () => {
+    const s = connectedAt(10);
+    s.live.receive(like(12, 10));
+    // strokes at 13 and 14 went to the mural's room before this socket was in it
+    s.live.joinedMural(14);
+    s.live.receive(stroke(15, 14));
+    s.live.receive(like(16, 12));
+    expect(s.applied).toEqual(['12:likes:changed', '15:mural:stroke-added', '16:likes:changed']);
+    expect(s.resyncs()).toBe(0);
+  });
+
+  it('still sees a stroke missed after the join, and forgets the join on a new connection', () => {
+    const s = connectedAt(10);
+    s.live.joinedMural(10);
+    s.live.receive(stroke(11, 10));
+    s.live.receive(stroke(13, 12));
+    expect(s.resyncs()).toBe(1);
+    expect(s.applied).toEqual(['11:mural:stroke-added']);
+    // the reconnect's handshake asks for the mural's room: its catch-up, not the old join, covers it
+    expect(s.live.connecting()).toBe(11);
+    s.live.batch({ upTo: 13, refetch: false, messages: [stroke(12, 11), stroke(13, 12)] });
+    s.live.receive(stroke(20, 18));
+    expect(s.resyncs()).toBe(2);
+  });
+});

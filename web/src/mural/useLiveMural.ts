@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLiveMessages } from '../live/connection.ts';
+import { useWatchMural } from '../live/muralRoom.ts';
 import type { LiveMessage } from '../live/sequence.ts';
 import { muralQueryOptions } from '../queries/mural.ts';
 import { MuralModel, type MuralMessage, type Paint } from './model.ts';
@@ -15,6 +16,7 @@ const isMural = (m: LiveMessage): m is LiveMessage & MuralMessage => m.event.sta
  * is painted.
  */
 export function useLiveMural(onPaint?: (change: Paint) => void) {
+  useWatchMural();
   const snapshot = useQuery(muralQueryOptions());
   const baseRef = useRef<HTMLCanvasElement>(null);
   const model = useRef(new MuralModel()).current;
