@@ -96,8 +96,9 @@ describe('moderating while the catalog is behind (issue 22)', () => {
       const sent = await author('POST', '/api/stories', {
         content: 'Sent while the worker is away',
         authorName: 'Sam',
+        email: 'sam@example.com',
       });
-      expect(sent.status).toBe(201);
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
       const id = sent.body.id as number;
       const moderator = client(behind.url, await behind.login('admin'));
       const approved = await moderator('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
