@@ -118,7 +118,11 @@ describe('the mural’s strokes (decision 116)', () => {
   it('go only to sockets that watch the mural, joined at the handshake or later, in order with the rest', async () => {
     const admin = client(t.url, await t.login('admin'));
     const artist = client(t.url, await t.login('guest'));
-    const story = await admin('POST', '/api/stories', { content: 'Strokes elsewhere', authorName: 'Kim', isAnonymous: true });
+    const story = await admin('POST', '/api/stories', {
+      content: 'Strokes elsewhere',
+      authorName: 'Kim',
+      isAnonymous: true,
+    });
     expect((await admin('PATCH', `/api/admin/stories/${story.body.id}`, { status: 'approved' })).status).toBe(200);
     const browsing = open({ token: await t.login('guest') });
     const watching = open({ token: await t.login('guest'), mural: true });
