@@ -28,12 +28,12 @@ interface Service {
 }
 
 const services = compose.services;
-const ONE_SHOT = ['migrate'];
+const ONE_SHOT = ['migrate', 's3-init'];
 
 describe('docker-compose.yml', () => {
   it('puts a TLS proxy in front of two API processes and runs one worker, PostgreSQL 18 and an S3 server', () => {
     expect(Object.keys(services).sort()).toEqual(
-      ['api-1', 'api-2', 'migrate', 'postgres', 'proxy', 's3', 'worker'].sort(),
+      ['api-1', 'api-2', 'migrate', 'postgres', 'proxy', 's3', 's3-init', 'worker'].sort(),
     );
     expect(services['api-1']!.command).toEqual(['api/main.ts', '--role', 'api']);
     expect(services['api-2']!.command).toEqual(['api/main.ts', '--role', 'api']);
@@ -202,12 +202,37 @@ describe('docker-compose.yml', () => {
     expect(postgres.healthcheck!.test!.join(' ')).toContain('pg_isready -h 127.0.0.1');
   });
 
-  it("runs the S3 server on the blobs volume, with the app's keys as its root keys", () => {
+  it('runs the S3 server on the blobs volume; the app has an account of its own, never the root keys (decision 117)', () => {
     const s3 = services.s3!;
     expect(s3.command).toEqual(['posix', '/data']);
-    expect(s3.volumes).toEqual(['blobs:/data']);
-    expect(s3.environment!.ROOT_ACCESS_KEY).toMatch(/^\$\{MINIO_ACCESS_KEY:\?/);
-    expect(s3.environment!.ROOT_SECRET_KEY).toMatch(/^\$\{MINIO_SECRET_KEY:\?/);
+    expect(s3.volumes).toEqual(['blobs:/data', 's3-iam:/iam']);
+    expect(s3.environment!.VGW_IAM_DIR).toBe('/iam');
+    expect(s3.environment!.ROOT_ACCESS_KEY).toMatch(/^\$\{S3_ROOT_ACCESS_KEY:\?/);
+    expect(s3.environment!.ROOT_SECRET_KEY).toMatch(/^\$\{S3_ROOT_SECRET_KEY:\?/);
+    // no process of the app is given the root keys
+    for (const [name, service] of Object.entries(services)) {
+      if (!service.build) continue;
+      expect(JSON.stringify(service.environment), name).not.toContain('S3_ROOT');
+      expect(service.depends_on?.['s3-init']?.condition ?? (name === 'migrate' ? 'none' : ''), name).toMatch(
+        /service_completed_successfully|none/,
+      );
+    }
+    // s3-init makes the app's account with the root keys, as a userplus that owns its bucket
+    const init = services['s3-init']!;
+    expect(init.image).toBe(s3.image);
+    expect(init.environment).toMatchObject({
+      S3_ROOT_ACCESS_KEY: s3.environment!.ROOT_ACCESS_KEY,
+      S3_ROOT_SECRET_KEY: s3.environment!.ROOT_SECRET_KEY,
+      APP_ACCESS_KEY: services['api-1']!.environment!.MINIO_ACCESS_KEY,
+      APP_SECRET_KEY: services['api-1']!.environment!.MINIO_SECRET_KEY,
+    });
+    expect(init.volumes).toEqual(['./deploy/s3/s3-init.sh:/etc/tribute/s3-init.sh:ro']);
+    const script = fs.readFileSync(path.join(ROOT, 'deploy/s3/s3-init.sh'), 'utf8');
+    expect(script).toMatch(/create-user --access "\$APP_ACCESS_KEY" --secret "\$APP_SECRET_KEY" --role userplus/);
+    expect(script).toMatch(/change-bucket-owner --bucket "\$APP_BUCKET" --owner "\$APP_ACCESS_KEY"/);
+    expect(script).toMatch(/^set -eu$/m);
+    expect(envExample).toMatch(/^S3_ROOT_SECRET_KEY=$/m);
+    expect(envExample).toMatch(/^S3_ROOT_ACCESS_KEY=\S+$/m);
     expect(services['api-1']!.environment!.MINIO_ENDPOINT).toBe('s3');
     expect(services['api-1']!.environment!.MINIO_PORT).toBe(s3.environment!.VGW_PORT!.replace(':', ''));
     expect(s3.healthcheck!.test!.join(' ')).toContain(`${s3.environment!.VGW_HEALTH}`);

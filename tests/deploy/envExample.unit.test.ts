@@ -37,7 +37,15 @@ const FIXED_BY_COMPOSE = [
   'METRICS_PORT',
 ];
 /** Read by compose itself or by other services, not by the app's schema. */
-const NOT_THE_APPS = ['SITE_ADDRESS', 'LB_COOKIE_SECRET', 'APP_VERSION', 'POSTGRES_PASSWORD', 'DATABASE_PASSWORD'];
+const NOT_THE_APPS = [
+  'SITE_ADDRESS',
+  'LB_COOKIE_SECRET',
+  'APP_VERSION',
+  'POSTGRES_PASSWORD',
+  'DATABASE_PASSWORD',
+  'S3_ROOT_ACCESS_KEY',
+  'S3_ROOT_SECRET_KEY',
+];
 /** Read by the app outside api/config.ts (the chain key, events/canonical.ts). */
 const READ_ELSEWHERE = ['LOG_HMAC_KEY'];
 
