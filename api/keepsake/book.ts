@@ -5,7 +5,7 @@ import PDFDocument from 'pdfkit';
 import { printableJpeg } from '../images/index.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { keepsakeItems, type KeepsakeItem } from './contents.ts';
-import { fontRuns } from './fonts.ts';
+import { fontRuns, readsRightToLeft, visualRuns, type BookFont } from './fonts.ts';
 import type { KeepsakeDeps } from './keepsake.ts';
 
 type Doc = PDFKit.PDFDocument;
@@ -15,7 +15,19 @@ const HELD = 4 * 1024 * 1024;
 const INK = '#292524';
 const MUTED = '#78716c';
 
-/** Writes text in as many runs as it needs fonts for (decision 092), selectable in the PDF. */
+/** Selects a font, registering it with the document the first time the book uses it. */
+function use(doc: Doc, used: Set<string>, font: BookFont): Doc {
+  if (!used.has(font.name)) {
+    doc.registerFont(font.name, font.file);
+    used.add(font.name);
+  }
+  return doc.font(font.name);
+}
+
+/**
+ * Writes text in as many runs as it needs fonts for (decision 092), selectable in the PDF. A
+ * paragraph that begins in Hebrew or Arabic is set right to left (decision 113).
+ */
 function say(
   doc: Doc,
   used: Set<string>,
@@ -24,28 +36,65 @@ function say(
   color = INK,
   options: PDFKit.Mixins.TextOptions = {},
 ) {
-  const runs = fontRuns(text);
+  if (readsRightToLeft(text)) return sayRightToLeft(doc, used, text, size, color, options.lineGap ?? 0);
+  const runs = visualRuns(fontRuns(text));
   doc.fontSize(size).fillColor(color);
   runs.forEach((run, i) => {
-    if (!used.has(run.font.name)) {
-      doc.registerFont(run.font.name, run.font.file);
-      used.add(run.font.name);
-    }
-    doc.font(run.font.name).text(run.text, { ...options, continued: i < runs.length - 1 });
+    use(doc, used, run.font).text(run.text, { ...options, continued: i < runs.length - 1 });
   });
+}
+
+/**
+ * A right-to-left paragraph, laid out here (PDFKit has no bidi): words fill each line from the right
+ * margin leftwards, each drawn alone on a shared baseline, so fontkit shapes it and the words read in
+ * order.
+ */
+function sayRightToLeft(doc: Doc, used: Set<string>, text: string, size: number, color: string, lineGap: number) {
+  doc.fontSize(size).fillColor(color);
+  const left = doc.page.margins.left;
+  const right = doc.page.width - doc.page.margins.right;
+  const words = text
+    .split(/\s+/u)
+    .filter(Boolean)
+    .map((word) => {
+      const runs = visualRuns(fontRuns(word));
+      const widths = runs.map((run) => use(doc, used, run.font).widthOfString(run.text));
+      return { runs, widths, width: widths.reduce((a, b) => a + b, 0) };
+    });
+  const space = use(doc, used, fontRuns(' ')[0]!.font).widthOfString(' ');
+  const lineHeight = size * 1.5 + lineGap;
+  let y = doc.y;
+  for (let i = 0; i < words.length;) {
+    let width = words[i]!.width;
+    let end = i + 1;
+    while (end < words.length && width + space + words[end]!.width <= right - left)
+      width += space + words[end++]!.width;
+    if (y + lineHeight > doc.page.height - doc.page.margins.bottom) {
+      doc.addPage();
+      y = doc.y;
+    }
+    let x = right;
+    for (const word of words.slice(i, end)) {
+      x -= word.width;
+      let at = x;
+      word.runs.forEach((run, k) => {
+        use(doc, used, run.font).text(run.text, at, y + size * 1.1, { lineBreak: false, baseline: 'alphabetic' });
+        at += word.widths[k]!;
+      });
+      x -= space;
+    }
+    y += lineHeight;
+    i = end;
+  }
+  doc.x = left;
+  doc.y = y;
 }
 
 /** One centred line in several fonts: each run placed by the width of the ones before (the cover). */
 function sayCentred(doc: Doc, used: Set<string>, text: string, size: number, color = INK) {
-  const runs = fontRuns(text);
+  const runs = visualRuns(fontRuns(text));
   doc.fontSize(size).fillColor(color);
-  const widths = runs.map((run) => {
-    if (!used.has(run.font.name)) {
-      doc.registerFont(run.font.name, run.font.file);
-      used.add(run.font.name);
-    }
-    return doc.font(run.font.name).widthOfString(run.text);
-  });
+  const widths = runs.map((run) => use(doc, used, run.font).widthOfString(run.text));
   let x = (doc.page.width - widths.reduce((a, b) => a + b, 0)) / 2;
   const y = doc.y;
   runs.forEach((run, i) => {
@@ -106,7 +155,11 @@ async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: 
     say(doc, used, 'Comments', 13);
     for (const c of item.comments) {
       doc.moveDown(0.3);
-      say(doc, used, `${c.authorName}: ${c.content}`, 11);
+      // a comment written right to left is its own paragraph under the name
+      if (readsRightToLeft(c.content)) {
+        say(doc, used, `${c.authorName}:`, 11);
+        say(doc, used, c.content, 11);
+      } else say(doc, used, `${c.authorName}: ${c.content}`, 11);
     }
   }
 }

@@ -10,22 +10,48 @@ import path from 'node:path';
  * only the glyphs it uses.
  */
 const require = createRequire(import.meta.url);
-/** In the order they are tried: Latin and its neighbours first, emoji before the CJK subsets. */
-const PACKAGES = [
-  '@fontsource/noto-sans',
-  '@fontsource/noto-sans-arabic',
-  '@fontsource/noto-sans-hebrew',
-  '@fontsource/noto-emoji',
-  '@fontsource/noto-sans-sc',
+/**
+ * In the order they are tried: Latin and its neighbours first, then emoji (before the Arabic font's
+ * symbols subset, which claims emoji it has no glyphs for), then each script; kana and Hangul are
+ * drawn from the Japanese and Korean fonts, Han from the Chinese one.
+ */
+export const FONT_PACKAGES: Array<{ pkg: string; only?: Array<[number, number]> }> = [
+  { pkg: '@fontsource/noto-sans' },
+  { pkg: '@fontsource/noto-emoji' },
+  { pkg: '@fontsource/noto-sans-arabic' },
+  { pkg: '@fontsource/noto-sans-hebrew' },
+  { pkg: '@fontsource/noto-sans-thai' },
+  // Hangul (jamo, compatibility jamo, syllables)
+  {
+    pkg: '@fontsource/noto-sans-kr',
+    only: [
+      [0x1100, 0x11ff],
+      [0x3130, 0x318f],
+      [0xa960, 0xa97f],
+      [0xac00, 0xd7ff],
+    ],
+  },
+  // kana, and the half-width forms
+  {
+    pkg: '@fontsource/noto-sans-jp',
+    only: [
+      [0x3040, 0x30ff],
+      [0x31f0, 0x31ff],
+      [0xff66, 0xff9f],
+    ],
+  },
+  { pkg: '@fontsource/noto-sans-sc' },
 ];
 
 export interface BookFont {
   name: string;
+  /** the package's family, `noto-sans-arabic` */
+  family: string;
   file: string;
   ranges: Array<[number, number]>;
 }
 
-const has = (font: BookFont, cp: number) => font.ranges.some(([a, b]) => cp >= a && cp <= b);
+export const has = (font: BookFont, cp: number) => font.ranges.some(([a, b]) => cp >= a && cp <= b);
 
 function parseRanges(text: string): Array<[number, number]> {
   return text.split(',').map((part) => {
@@ -34,12 +60,22 @@ function parseRanges(text: string): Array<[number, number]> {
   });
 }
 
+/** The parts of `ranges` inside `only` (all of them without it). */
+function narrowed(ranges: Array<[number, number]>, only?: Array<[number, number]>): Array<[number, number]> {
+  if (!only) return ranges;
+  return ranges.flatMap(([a, b]) =>
+    only.flatMap(([c, d]) =>
+      Math.max(a, c) <= Math.min(b, d) ? [[Math.max(a, c), Math.min(b, d)] as [number, number]] : [],
+    ),
+  );
+}
+
 let fonts: BookFont[] | undefined;
 
 export function bookFonts(): BookFont[] {
   if (fonts) return fonts;
   fonts = [];
-  for (const pkg of PACKAGES) {
+  for (const { pkg, only } of FONT_PACKAGES) {
     const root = path.dirname(require.resolve(`${pkg}/package.json`));
     const family = path.basename(pkg);
     const subsets = JSON.parse(fs.readFileSync(path.join(root, 'unicode.json'), 'utf8')) as Record<string, string>;
@@ -47,7 +83,7 @@ export function bookFonts(): BookFont[] {
     for (const [subset, ranges] of ordered) {
       const name = `${family}-${subset.replace(/^\[(\d+)\]$/, '$1')}`;
       const file = path.join(root, 'files', `${name}-400-normal.woff`);
-      if (fs.existsSync(file)) fonts.push({ name, file, ranges: parseRanges(ranges) });
+      if (fs.existsSync(file)) fonts.push({ name, family, file, ranges: narrowed(parseRanges(ranges), only) });
     }
   }
   return fonts;
@@ -80,4 +116,24 @@ export function fontRuns(text: string, list = bookFonts()): Array<{ font: BookFo
     else runs.push({ font, text: ch });
   }
   return runs;
+}
+
+/** Hebrew and Arabic (with their presentation forms): the scripts written right to left. */
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+/** Whether a paragraph reads right to left: its first letter is Hebrew or Arabic (the bidi rule P2, simplified). */
+export const readsRightToLeft = (text: string) => RTL.test(text.match(/\p{L}/u)?.[0] ?? '');
+
+/**
+ * The runs in the order they are drawn left to right, for a line that reads left to right: a stretch
+ * of right-to-left words is drawn word by word, last word first, each word alone, so fontkit orders
+ * and shapes the letters within it and no space is lost between them. PDFKit has no bidi.
+ */
+export function visualRuns(runs: Array<{ font: BookFont; text: string }>): Array<{ font: BookFont; text: string }> {
+  return runs.flatMap((run) => {
+    if (!RTL.test(run.text)) return [run];
+    const [, lead = '', body = '', trail = ''] = /^(\s*)([\s\S]*?)(\s*)$/u.exec(run.text) ?? [];
+    const words = body.split(/(\s+)/u).filter(Boolean).reverse();
+    return [lead, ...words, trail].filter(Boolean).map((text) => ({ font: run.font, text }));
+  });
 }

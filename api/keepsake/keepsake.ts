@@ -7,6 +7,7 @@ import { strokesKey } from '../show/strokes.ts';
 import { BlobNotFound, type BlobStore } from '../storage/index.ts';
 import { keepsakeItems, keptStreams, leaveOutPrivate, type KeepsakeItem } from './contents.ts';
 import { indexHtml, verifyHtml } from './pages.ts';
+import { collectCodePoints, fontsCss, webFontsFor } from './webFonts.ts';
 import { ZipStream } from './zipStream.ts';
 
 export interface KeepsakeDeps {
@@ -30,7 +31,13 @@ function builtAssets() {
 }
 
 /** The keepsake's data.js: one line per item, pushed as it is read (classic script: file:// loads no JSON). */
-function dataScript(name: string, items: AsyncIterable<KeepsakeItem>, files: KeepsakeItem[]): Readable {
+function dataScript(
+  name: string,
+  items: AsyncIterable<KeepsakeItem>,
+  files: KeepsakeItem[],
+  codePoints: Set<number>,
+): Readable {
+  collectCodePoints(name, codePoints);
   return Readable.from(
     (async function* () {
       yield `window.KEEPSAKE=${JSON.stringify({ name, madeAt: new Date().toISOString(), items: [] })};\n`;
@@ -45,7 +52,9 @@ function dataScript(name: string, items: AsyncIterable<KeepsakeItem>, files: Kee
             : {}),
           ...(item.strokes ? { strokes: item.strokes } : {}),
         };
-        yield `window.KEEPSAKE.items.push(${JSON.stringify(page)});\n`;
+        const line = JSON.stringify(page);
+        collectCodePoints(line, codePoints);
+        yield `window.KEEPSAKE.items.push(${line});\n`;
       }
     })(),
   );
@@ -101,7 +110,10 @@ export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<
       yield drawn ? { ...item, strokes: `files/artwork-${item.id}-strokes.js` } : item;
     }
   };
-  await zip.add('data.js', dataScript(deps.name, withStrokes(keepsakeItems(deps.pool)), files));
+  const codePoints = new Set<number>();
+  await zip.add('data.js', dataScript(deps.name, withStrokes(keepsakeItems(deps.pool)), files, codePoints));
+  // the fonts for the scripts the gallery's words are in, for a viewer whose machine lacks them
+  await zip.add('fonts.css', fontsCss(webFontsFor(codePoints)));
 
   for (const item of files) {
     const parts = [item.image, item.media, item.media?.poster].filter((p) => p !== undefined);

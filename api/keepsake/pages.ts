@@ -6,6 +6,7 @@ const head = (title: string) => `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 <link rel="stylesheet" href="style.css">
+<link rel="stylesheet" href="fonts.css">
 </head>`;
 
 const escape = (text: string) =>
@@ -38,6 +39,14 @@ export function verifyHtml(name: string): string {
   (what was never shown, and every name and note kept private) read as null: their commitments still
   hold the chain.</p>
   <p id="result" role="status" class="mt-6 rounded-lg bg-white p-4 font-mono text-sm break-all dark:bg-stone-900">Checking…</p>
+  <form id="key-form" hidden class="mt-4 rounded-lg bg-white p-4 dark:bg-stone-900">
+    <p>This gallery sealed its log with a secret key (<code>LOG_HMAC_KEY</code>), so that nobody without
+    it, not even someone with the database, could forge a link. The key is not in this keepsake: ask
+    whoever ran the gallery for it. It stays in this page and is sent nowhere.</p>
+    <p class="mt-3 flex flex-wrap items-center gap-2"><label for="key">Key</label>
+    <input id="key" type="password" autocomplete="off" class="min-w-0 flex-1 rounded border border-stone-300 bg-transparent px-2 py-1 dark:border-stone-700">
+    <button type="submit" class="rounded bg-stone-900 px-3 py-1 text-amber-50 dark:bg-amber-100 dark:text-stone-900">Check with this key</button></p>
+  </form>
   <p class="mt-6"><label>Check another copy of the log: <input id="file" type="file" accept=".ndjson,application/x-ndjson"></label></p>
   <p class="mt-2"><a class="underline" href="index.html">Back to the gallery</a></p>
 </main>

@@ -5,6 +5,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endLine, exportLine, type LogLine } from '#contract/logLine.ts';
+import { linkHash } from '#events/canonical.ts';
 import { EventStore } from '#events/store.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
@@ -38,6 +40,14 @@ let dir: string;
 let files: Record<string, Buffer>;
 let cli: { checked: number; head: string; seq: number };
 const ids: Record<string, number> = {};
+/** Comments in scripts a viewer's machine may have no font for (decision 113). */
+const SCRIPTS = {
+  thai: 'สุขสันต์วันเกิด',
+  korean: '생일 축하해요',
+  japanese: 'おめでとう カタカナ',
+  arabic: 'عيد ميلاد سعيد',
+  hebrew: 'יום הולדת שמח',
+};
 
 async function submitDrawing(guest: ReturnType<typeof client>) {
   const res = await guest('POST', '/api/artworks', {
@@ -60,6 +70,7 @@ beforeAll(async () => {
   ids.story = await seed.story({ title: 'The first day', content: 'You showed me the ropes, thank you.' });
   ids.video = await seed.media({ file: 'mp4', title: 'A toast from the team' });
   await seed.comment('stories', ids.story, 'Best boss ever 🎉 Ωμέγα');
+  for (const words of Object.values(SCRIPTS)) await seed.comment('stories', ids.story, words);
   ids.drawing = await submitDrawing(guest);
   expect(
     (
@@ -151,7 +162,16 @@ async function offline(): Promise<{ context: BrowserContext; page: Page; refused
 describe('the keepsake', () => {
   it("holds the pages, the log, every approved item's files, and nothing private", async () => {
     const names = Object.keys(files).sort();
-    for (const name of ['index.html', 'verify.html', 'keepsake.js', 'style.css', 'data.js', 'log.ndjson', 'log.js']) {
+    for (const name of [
+      'index.html',
+      'verify.html',
+      'keepsake.js',
+      'style.css',
+      'fonts.css',
+      'data.js',
+      'log.ndjson',
+      'log.js',
+    ]) {
       expect(names).toContain(name);
     }
     expect(names.some((n) => n.startsWith(`files/artwork-${ids.artwork}.`))).toBe(true);
@@ -191,7 +211,7 @@ describe('the keepsake', () => {
     const out = path.join(dir, 'cli.zip');
     const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/keepsake.ts'), '--out', out], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.db.url, DATA_DIR: t.dataDir },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: t.db.url, DATA_DIR: t.dataDir, TRIBUTE_NAME: NAME },
       encoding: 'utf8',
     });
     expect(run.status, run.stdout + run.stderr).toBe(0);
@@ -241,6 +261,14 @@ describe('the keepsake', () => {
     ]) {
       expect(poppler, secret).not.toContain(secret);
     }
+    // Thai, Hangul, kana, Arabic and Hebrew each drawn with a font that has them (decision 113)
+    for (const words of [SCRIPTS.thai, SCRIPTS.korean, SCRIPTS.japanese]) {
+      expect(glyphs, words).toContain(words.replace(/\s+/g, ''));
+    }
+    const embedded = spawnSync('pdffonts', [path.join(dir, 'book.pdf')], { encoding: 'utf8' }).stdout;
+    for (const font of ['NotoSansThai', 'NotoSansKR', 'NotoSansJP', 'NotoSansArabic', 'NotoSansHebrew']) {
+      expect(embedded, font).toContain(font);
+    }
     // pages as pictures, to look at (docs: screenshots are not committed)
     const shots = process.env.KEEPSAKE_SHOTS;
     if (shots) spawnSync('pdftoppm', ['-png', '-r', '60', path.join(dir, 'book.pdf'), path.join(shots, 'book')]);
@@ -282,6 +310,49 @@ describe('the keepsake', () => {
     await context.close();
   });
 
+  it('verify.html checks a log sealed under LOG_HMAC_KEY once the key is entered, and says why until then', async () => {
+    // the keepsake's own log re-sealed as a keyed gallery seals it (scheme 3: HMAC-SHA256 under the key)
+    const KEY = 'a-log-key-only-the-host-holds';
+    const events = files['log.ndjson']!.toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => JSON.parse(l) as LogLine);
+    let prevHash = '0'.repeat(64);
+    const keyed = events.map((e) => {
+      const hash = linkHash({ ...e, prevHash }, KEY);
+      const line = exportLine({ ...e, prevHash, hash, scheme: 3 });
+      prevHash = hash;
+      return line;
+    });
+    const file = path.join(dir, 'keyed.ndjson');
+    fs.writeFileSync(file, [...keyed, endLine(keyed.length, { seq: keyed.length, hash: prevHash })].join('\n') + '\n');
+
+    const { context, page, refused } = await offline();
+    await page.goto(`file://${dir}/out/verify.html`);
+    const result = page.getByRole('status');
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/^Verified/);
+    const key = page.getByLabel('Key');
+    expect(await key.isVisible()).toBe(false);
+    await page.locator('#file').setInputFiles(file);
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toMatch(/enter it to check/);
+    expect(await result.textContent()).toMatch(/^0 events verified; from seq 1 on, this link was sealed with/);
+    expect(await page.getByText('The key is not in this keepsake').isVisible()).toBe(true);
+
+    await key.fill('not-the-key');
+    await page.getByRole('button', { name: 'Check with this key' }).click();
+    await expect
+      .poll(() => result.textContent(), { timeout: 30_000 })
+      .toMatch(/seq 1 breaks \(event edited, or not this key\)/);
+    await key.fill(KEY);
+    await page.getByRole('button', { name: 'Check with this key' }).click();
+    await expect
+      .poll(() => result.textContent(), { timeout: 30_000 })
+      .toBe(`Verified ${keyed.length} events of keyed.ndjson. Head: seq ${keyed.length}, hash ${prevHash}`);
+    expect(refused).toEqual([]);
+    await context.close();
+  });
+
   it('index.html shows the items, a comment, a video that plays and a drawing that replays, offline', async () => {
     const { context, page, refused } = await offline();
     await page.goto(`file://${dir}/out/index.html`);
@@ -291,6 +362,20 @@ describe('the keepsake', () => {
       expect(await page.getByRole('heading', { name: title }).isVisible()).toBe(true);
     }
     expect(await page.getByText('Best boss ever 🎉 Ωμέγα').isVisible()).toBe(true);
+    // this machine has no Thai, Korean, Japanese, Hebrew or Arabic font: the keepsake's own are used
+    for (const words of Object.values(SCRIPTS)) expect(await page.getByText(words).isVisible()).toBe(true);
+    const loaded = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/["']/g, ''));
+    });
+    for (const family of ['thai', 'kr', 'jp', 'arabic', 'hebrew', 'emoji']) {
+      expect(
+        loaded.some((f) => f.includes(family)),
+        family,
+      ).toBe(true);
+    }
+    // only the subsets the words need are in the archive
+    expect(files['fonts.css']!.length).toBeLessThan(3_000_000);
     expect(await page.getByText('1 like', { exact: false }).first().isVisible()).toBe(true);
     expect(
       await page.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)),

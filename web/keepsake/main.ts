@@ -154,13 +154,26 @@ function showGallery() {
 
 async function showVerify() {
   const out = document.getElementById('result')!;
+  const keyForm = document.getElementById('key-form') as HTMLFormElement;
+  const keyInput = document.getElementById('key') as HTMLInputElement;
+  let last: { lines: string[]; from: string } | undefined;
   const show = async (lines: string[], from: string) => {
+    last = { lines, from };
     out.textContent = `Checking ${from}…`;
-    const result = await checkLog(lines, (n) => (out.textContent = `Checking ${from}: ${n} events…`));
+    const key = keyInput.value || undefined;
+    const result = await checkLog(lines, (n) => (out.textContent = `Checking ${from}: ${n} events…`), key);
     out.dataset.ok = String(result.ok);
+    // a log sealed under LOG_HMAC_KEY: only the key's holder can check it, so the page asks for it
+    keyForm.hidden = !(key || (!result.ok && result.needsKey));
     out.textContent = result.ok
       ? `Verified ${result.checked} events of ${from}. Head: seq ${result.head?.seq ?? 0}, hash ${result.head?.hash ?? 'none'}`
-      : `The log does not verify: seq ${result.firstBadSeq} breaks (${result.reason}); ${result.checked} events verified before it`;
+      : result.needsKey
+        ? `${result.checked} events verified; from seq ${result.firstBadSeq} on, ${result.reason}.`
+        : `The log does not verify: seq ${result.firstBadSeq} breaks (${result.reason}); ${result.checked} events verified before it`;
+  };
+  keyForm.onsubmit = async (event) => {
+    event.preventDefault();
+    if (last) await show(last.lines, last.from);
   };
   const picker = document.getElementById('file') as HTMLInputElement;
   picker.onchange = async () => {

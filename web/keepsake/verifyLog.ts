@@ -6,18 +6,34 @@ import { canonicalRecord, endLine, exportLine, legacyText, type LogLine } from '
  */
 export type LogCheck =
   | { ok: true; checked: number; head: { seq: number; hash: string } | null }
-  | { ok: false; checked: number; firstBadSeq: number; reason: string };
+  | { ok: false; checked: number; firstBadSeq: number; reason: string; needsKey?: true };
 
 const GENESIS = '0'.repeat(64);
 const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
-const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', utf8(text)));
+
+/** A scheme 3 link: HMAC-SHA256 under LOG_HMAC_KEY (its UTF-8 bytes, as the server takes it). */
+async function hmacUnder(key: string): Promise<(text: string) => Promise<string>> {
+  const secret = await crypto.subtle.importKey('raw', utf8(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return async (text) => hex(await crypto.subtle.sign('HMAC', secret, utf8(text)));
+}
 
 type Line = Record<string, any>;
 
 const record = (e: Line, withCommitments: boolean) =>
   canonicalRecord({ ...(e as LogLine), commitments: withCommitments ? e.commitments : undefined });
 
-export async function checkLog(lines: readonly string[], progress?: (n: number) => void): Promise<LogCheck> {
+/**
+ * Checks every line of a log. Links sealed under LOG_HMAC_KEY (scheme 3) need the key, which is in
+ * no file of the keepsake: without it the check stops at the first keyed link and says so (`needsKey`).
+ */
+export async function checkLog(
+  lines: readonly string[],
+  progress?: (n: number) => void,
+  hmacKey?: string,
+): Promise<LogCheck> {
+  const keyed = hmacKey ? await hmacUnder(hmacKey) : undefined;
   let expected = 1;
   let prevHash = GENESIS;
   let committed = false;
@@ -52,11 +68,18 @@ export async function checkLog(lines: readonly string[], progress?: (n: number) 
     if (e.scheme === 1) {
       if (typeof e.legacy !== 'string' || (await sha256(legacyText(prevHash, e.legacy))) !== e.hash)
         return fail(e.seq, 'event edited');
-    } else if (e.scheme === 2) {
+    } else if (e.scheme === 2 || e.scheme === 3) {
+      if (e.scheme === 3 && !keyed) {
+        return {
+          ...fail(e.seq, 'this link was sealed with the gallery’s secret key (LOG_HMAC_KEY): enter it to check'),
+          needsKey: true,
+        };
+      }
+      const link = e.scheme === 3 ? keyed! : sha256;
       let form: 'committed' | 'plain' | null = null;
-      if (e.commitments && (await sha256(record(e, true))) === e.hash) form = 'committed';
-      else if (!committed && (await sha256(record(e, false))) === e.hash) form = 'plain';
-      if (!form) return fail(e.seq, 'event edited');
+      if (e.commitments && (await link(record(e, true))) === e.hash) form = 'committed';
+      else if (!committed && (await link(record(e, false))) === e.hash) form = 'plain';
+      if (!form) return fail(e.seq, e.scheme === 3 ? 'event edited, or not this key' : 'event edited');
       if (form === 'committed') {
         committed = true;
         const values: Record<string, string | null> = { ...e.personal };
@@ -69,7 +92,7 @@ export async function checkLog(lines: readonly string[], progress?: (n: number) 
         }
       }
     } else {
-      return fail(e.seq, `a link this page cannot check (scheme ${String(e.scheme)}: keyed with LOG_HMAC_KEY)`);
+      return fail(e.seq, `unknown scheme ${String(e.scheme)}`);
     }
     prevHash = e.hash;
     expected++;
