@@ -77,7 +77,7 @@ export function fontsCss(fonts: WebFont[]): Readable {
           `font-weight:100 900;font-display:swap;unicode-range:${range}}\n`
         );
       }
-      yield `html{font-family:${before},var(--font-sans)}\n.font-display{font-family:${before},var(--font-display)}\n`;
+      yield `html,body,.font-sans{font-family:${before},var(--font-sans)}\n.font-display{font-family:${before},var(--font-display)}\n`;
     })(),
   );
 }
