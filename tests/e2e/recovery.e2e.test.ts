@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
@@ -90,6 +90,67 @@ describe('no dead screens (issue 27)', () => {
     const missing = await fetch(`${t.url}/assets/gone-0123abcd.js`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toMatch(/^text\/plain/);
+  });
+
+  it('says when the connection is lost, offline or with the server away, and clears when it is back', async () => {
+    const { context, page } = await signedInContext(browser, t, 'guest');
+    contexts.push(context);
+    // the server's WebSocket, through a route that can take the server away and bring it back
+    let down = false;
+    const sockets: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+      if (down) return void ws.close({ code: 1012, reason: 'restarting' });
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await page.route('**/socket.io/**', (route) => (down ? route.abort('connectionrefused') : route.continue()));
+    await page.goto('/gallery');
+    await visible(page, 'Still Here');
+    await expect.poll(() => sockets.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const bar = page.locator('[data-connection]');
+    expect(await bar.count()).toBe(0);
+
+    await context.setOffline(true);
+    await expect.poll(() => bar.getAttribute('data-connection'), { timeout: 10_000 }).toBe('offline');
+    await visible(page, 'You are offline');
+    await page.screenshot({ path: `${SCREENS}/offline-bar-desktop.png` });
+    await context.setOffline(false);
+    await expect.poll(() => bar.count(), { timeout: 15_000 }).toBe(0);
+
+    // the server goes away: its WebSocket closes, and no new one or long-poll gets through
+    down = true;
+    for (const ws of sockets.splice(0)) await ws.close({ code: 1012, reason: 'restarting' });
+    await expect.poll(() => bar.getAttribute('data-connection'), { timeout: 15_000 }).toBe('reconnecting');
+    await visible(page, 'Reconnecting');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${SCREENS}/reconnecting-bar-desktop-dark.png` });
+    // it comes back; "Try now" does not wait for the next backoff step
+    down = false;
+    await page.getByRole('button', { name: 'Try now' }).click();
+    await expect.poll(() => bar.count(), { timeout: 15_000 }).toBe(0);
+    expect(sockets.length).toBeGreaterThan(0);
+  });
+
+  it("shows a toast in plain words when the toasts' own file cannot be loaded", async () => {
+    const { context, page } = await signedInContext(browser, t, 'guest');
+    contexts.push(context);
+    const asked: string[] = [];
+    await page.route(/\/assets\/ToastRegion-[\w-]+\.js$/, (route) => {
+      asked.push(route.request().url());
+      return route.abort('internetdisconnected');
+    });
+    await page.route('**/api/stories/*/likes', (route) => route.fulfill({ status: 500, body: '{"message":"boom"}' }));
+    await page.goto('/gallery');
+    await visible(page, 'Still Here');
+    // nothing asked for a toast yet: the toasts' file is not loaded with the page
+    expect(asked).toEqual([]);
+    await page
+      .getByRole('button', { name: /^Like \(/ })
+      .first()
+      .click();
+    await visible(page, 'Failed to process your request. Please try again.');
+    expect(asked).toHaveLength(1);
+    expect(await page.getByRole('alert').count()).toBe(1);
   });
 
   it('keeps a story being typed through a reload, never the name or email, and forgets it once sent', async () => {

@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import * as ToastPrimitive from '@radix-ui/react-toast';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createStore, useStore } from '../lib/store.ts';
-import { CloseIcon } from './icons.tsx';
 
 export interface ToastInput {
   title: string;
@@ -9,16 +7,15 @@ export interface ToastInput {
   variant?: 'default' | 'destructive';
 }
 
-interface ToastEntry extends ToastInput {
+export interface ToastEntry extends ToastInput {
   id: number;
 }
 
 /** Spec §9: one toast at a time, shown 5000 ms, swiped away to the right past 50 px, F8 focuses them. */
 export const TOAST_DISPLAY_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
-const HOTKEY = 'F8';
 
-const onScreen = createStore<ToastEntry | null>(null);
+export const onScreen = createStore<ToastEntry | null>(null);
 let nextId = 1;
 
 /** Closes the toast on screen, or only the one with this id when it is still the one on screen. */
@@ -32,64 +29,44 @@ export function toast(input: ToastInput): void {
   onScreen.set({ ...input, id: nextId++ });
 }
 
-/**
- * The region the toasts appear in; Radix keeps the timer (paused while hovered or focused), swipe and
- * hotkey. Each toast is its own live region, so Radix's second announcer is parked out of everyone's
- * way (decision 041): it would put another status, and a copy of the text, on the page for a second.
- */
+// Radix's toast is a tenth of the first page's script: it loads with the first toast (decision 109).
+const ToastRegion = lazy(() =>
+  import('./ToastRegion.tsx').then(
+    (module) => ({ default: module.ToastRegion }),
+    // offline, or a redeploy took the file away: the words still show, without the swipe
+    () => ({ default: PlainToast }),
+  ),
+);
+
+/** The toasts' region, loaded once the first toast is asked for and kept from then on. */
 export function Toaster() {
   const entry = useStore(onScreen);
-  const [announcer, setAnnouncer] = useState<HTMLElement | null>(null);
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => {
+    if (entry) setNeeded(true);
+  }, [entry]);
+  if (!needed && !entry) return null;
   return (
-    <ToastPrimitive.Provider
-      duration={TOAST_DISPLAY_MS}
-      swipeDirection="right"
-      swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
-      announcerContainer={announcer ?? undefined}
-    >
-      <div ref={setAnnouncer} hidden aria-hidden="true" />
-      {entry && <Toast key={entry.id} entry={entry} />}
-      <ToastPrimitive.Viewport
-        hotkey={[HOTKEY]}
-        // The hotkey focuses this list, so it carries the region's name as well.
-        aria-label={`Notifications (${HOTKEY})`}
-        className="pointer-events-none fixed right-0 bottom-0 z-[100] m-0 flex w-full max-w-[420px] list-none flex-col p-4 outline-none"
-      />
-    </ToastPrimitive.Provider>
+    <Suspense fallback={null}>
+      <ToastRegion />
+    </Suspense>
   );
 }
 
-function Toast({ entry }: { entry: ToastEntry }) {
-  const destructive = entry.variant === 'destructive';
+function PlainToast() {
+  const entry = useStore(onScreen);
+  useEffect(() => {
+    if (!entry) return;
+    const timer = setTimeout(() => dismissToast(entry.id), TOAST_DISPLAY_MS);
+    return () => clearTimeout(timer);
+  }, [entry]);
   return (
-    <ToastPrimitive.Root
-      open
-      onOpenChange={(open) => !open && dismissToast(entry.id)}
-      type={destructive ? 'foreground' : 'background'}
-      // The toast is its own live region, as before.
-      role={destructive ? 'alert' : 'status'}
-      aria-atomic="true"
-      // Vertical pans still scroll the page on a phone; the swipe is horizontal.
-      style={{ touchAction: 'pan-y' }}
-      className={`animate-toast-in pointer-events-auto relative rounded-2xl border p-4 pr-10 shadow-xl transition-[translate,opacity] duration-200 motion-reduce:animate-none data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=end]:opacity-0 data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:opacity-80 data-[swipe=move]:transition-none ${
-        destructive
-          ? 'border-rose-300 bg-rose-700 text-white dark:border-rose-800 dark:bg-rose-800'
-          : 'border-amber-200 bg-white text-stone-800 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100'
-      }`}
-    >
-      {/* not copied into Radix's announcer */}
-      <div data-radix-toast-announce-exclude="">
-        <ToastPrimitive.Title className="font-semibold">{entry.title}</ToastPrimitive.Title>
-        {entry.description && (
-          <ToastPrimitive.Description className="mt-1 text-sm">{entry.description}</ToastPrimitive.Description>
-        )}
-      </div>
-      <ToastPrimitive.Close
-        aria-label="Close notification"
-        className="absolute top-2 right-2 rounded-full p-1.5 opacity-80 transition hover:opacity-100"
-      >
-        <CloseIcon className="h-4 w-4" />
-      </ToastPrimitive.Close>
-    </ToastPrimitive.Root>
+    <div role={entry?.variant === 'destructive' ? 'alert' : 'status'} className="fixed right-4 bottom-4 z-[100]">
+      {entry && (
+        <p className="rounded-2xl bg-stone-900 p-4 text-white shadow-xl">
+          {entry.title} {entry.description}
+        </p>
+      )}
+    </div>
   );
 }

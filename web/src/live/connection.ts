@@ -29,6 +29,24 @@ export function useCatchingUp(): boolean {
   return useStore(catchingUp);
 }
 
+/**
+ * The live connection as a screen shows it: 'live', 'reconnecting' (the server went away: the socket
+ * tries again), 'offline' (the device has no network), or 'idle' before the first connection and
+ * after the socket is closed on purpose.
+ */
+export type ConnectionState = 'idle' | 'live' | 'reconnecting' | 'offline';
+const connection = createStore<ConnectionState>('idle');
+let reconnectNow: (() => void) | undefined;
+
+export function useConnection(): ConnectionState {
+  return useStore(connection);
+}
+
+/** Asks the socket to try again at once instead of at its next backoff step. */
+export function retryConnection(): void {
+  reconnectNow?.();
+}
+
 // Items that arrived live a moment ago, as 'kind:id'.
 const newItems = createStore<ReadonlySet<string>>(new Set());
 const itemName = (kind: Kind, id: number) => `${kind}:${id}`;
@@ -153,14 +171,28 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     connected: (connected) => {
       if (debug) debug.connected = connected;
       if (!connected) online.set(null);
+      connection.set(connected ? 'live' : navigator.onLine ? 'reconnecting' : 'offline');
     },
   });
   const { socket } = live;
+  // a server away at the first connection, or refusing it, is reconnecting too
+  socket.on('connect_error', () => connection.set(navigator.onLine ? 'reconnecting' : 'offline'));
 
   // A device that goes offline has a dead socket long before the heartbeat notices; close it now and
   // come back with `since` as soon as the network does.
-  const goneOffline = () => socket.disconnect();
-  const backOnline = () => socket.connect();
+  const goneOffline = () => {
+    socket.disconnect();
+    connection.set('offline');
+  };
+  const backOnline = () => {
+    connection.set('reconnecting');
+    socket.connect();
+  };
+  reconnectNow = () => {
+    if (socket.connected) return;
+    socket.disconnect();
+    backOnline();
+  };
   window.addEventListener('offline', goneOffline);
   window.addEventListener('online', backOnline);
 
@@ -168,7 +200,9 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     window.removeEventListener('offline', goneOffline);
     window.removeEventListener('online', backOnline);
     for (const timer of timers) clearTimeout(timer);
+    reconnectNow = undefined;
     live.close();
+    connection.set('idle');
     online.set(null);
     catchingUp.set(false);
   };

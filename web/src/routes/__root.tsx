@@ -5,6 +5,7 @@ import { usePageTitle } from '../lib/pageTitle.ts';
 import { refreshSession, useSession } from '../lib/session.ts';
 import { connectRealtime } from '../live/connection.ts';
 import { CatchingUp } from '../components/CatchingUp.tsx';
+import { ConnectionBar } from '../components/ConnectionBar.tsx';
 import { Header } from '../components/Header.tsx';
 import { LoadingScreen } from '../components/LoadingScreen.tsx';
 import { Toaster } from '../components/Toaster.tsx';
@@ -71,6 +72,7 @@ function SignedInApp({ pathname }: { pathname: string }) {
       </a>
       {/* The landing page has no header; the reveal slideshow is the whole screen. */}
       {pathname !== '/' && pathname !== '/reveal' && <Header />}
+      <ConnectionBar />
       <CatchingUp />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <Outlet />
