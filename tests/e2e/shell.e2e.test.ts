@@ -329,9 +329,10 @@ describe('signed in', () => {
     await visible(message);
     expect(await page.getByRole('alert').count()).toBe(1);
 
-    await page.screenshot({ path: 'test-results/screens/toast-light-desktop.png' });
+    // focused, the toast waits (a screenshot on a busy machine can outlast its 5 s)
     await page.keyboard.press('F8');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Notifications (F8)');
+    await page.screenshot({ path: 'test-results/screens/toast-light-desktop.png' });
 
     const toastBox = await page.getByRole('alert').boundingBox();
     expect(toastBox!.width).toBeLessThanOrEqual(420);

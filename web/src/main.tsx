@@ -6,12 +6,15 @@ import { routeTree } from './routeTree.gen.ts';
 import { isUnauthorized } from './lib/api.ts';
 import { clearSession, getSession } from './lib/session.ts';
 import { ErrorScreen } from './components/ErrorScreen.tsx';
+import { reloadOnMissingFiles } from './lib/staleBuild.ts';
 import './styles.css';
 
 // A 401 while the flags say "signed in" means the session expired: drop the flags and the gate returns.
 function onError(error: unknown) {
   if (isUnauthorized(error) && getSession().signedIn) clearSession();
 }
+
+reloadOnMissingFiles();
 
 const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError }),

@@ -1,10 +1,10 @@
 /**
  * A tab left open across a redeploy asks for script files the new build no longer has. Loading the
- * page again fetches the new build; once per missing file, so that a file that is really missing
- * cannot loop. TanStack Router already does this for a route's own file; this does it for the rest
- * (lazy parts of a screen) under the same session-storage key, so a file is reloaded for once in all.
+ * page again fetches the new build; once per missing file (kept in session storage under a key of our
+ * own), so that a file that is really missing cannot loop. Vite reports every file its loader could
+ * not fetch (`vite:preloadError`), a route's own file included, before anything tries to draw it.
  */
-const reloadKey = (message: string) => `tanstack_router_reload:${message}`;
+const reloadKey = (message: string) => `tg:reload:${message}`;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -24,4 +24,9 @@ export function reloadForNewBuild(error: unknown): boolean {
   }
   window.location.reload();
   return true;
+}
+
+/** Reloads once for a file of an older build the moment it is found missing (decision 097). */
+export function reloadOnMissingFiles(): void {
+  window.addEventListener('vite:preloadError', (event) => reloadForNewBuild(event.payload));
 }

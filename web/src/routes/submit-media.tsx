@@ -13,7 +13,7 @@ import { tributeQueryOptions } from '../queries/tribute.ts';
 import { serverMessageOf } from '../lib/api.ts';
 import { artistDetailsProblem } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
-import { NO_ABOUT } from './-components/submit/AboutFields.tsx';
+import { NO_ABOUT, useAboutDraft } from './-components/submit/AboutFields.tsx';
 import { NO_SUBMITTER, shownName } from './-components/submit/SubmitterFields.tsx';
 import { PageHeader } from './-components/submit/FormSection.tsx';
 import { UploadDetails } from './-components/submit/UploadDetails.tsx';
@@ -36,7 +36,7 @@ function SubmitMediaPage() {
   const name = useQuery(tributeQueryOptions()).data?.name;
   const [upload, setUpload] = useState<UploadState>({ status: 'idle' });
   const [uploaded, setUploaded] = useState<UploadResult | null>(null);
-  const [about, setAbout] = useState(NO_ABOUT);
+  const [about, setAbout] = useAboutDraft('media');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const running = useRef<AbortController | null>(null);
 

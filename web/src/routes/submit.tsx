@@ -7,7 +7,7 @@ import { serverMessageOf } from '../lib/api.ts';
 import { artistDetailsProblem } from '../lib/validation.ts';
 import { toast } from '../components/Toaster.tsx';
 import { UploadArea } from './-components/submit/UploadArea.tsx';
-import { NO_ABOUT } from './-components/submit/AboutFields.tsx';
+import { NO_ABOUT, useAboutDraft } from './-components/submit/AboutFields.tsx';
 import { hasContactDetails, NO_SUBMITTER, shownName } from './-components/submit/SubmitterFields.tsx';
 import { PageHeader } from './-components/submit/FormSection.tsx';
 import { UploadDetails } from './-components/submit/UploadDetails.tsx';
@@ -26,12 +26,14 @@ function SubmitArtworkPage() {
   const name = useQuery(tributeQueryOptions()).data?.name;
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [processing, setProcessing] = useState(false);
-  const [about, setAbout] = useState(NO_ABOUT);
+  const [about, setAbout] = useAboutDraft('artwork');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
 
   const submit = useSubmitArtwork({
-    onSuccess: () =>
-      toast({ title: 'Success!', description: 'Your artwork has been submitted and is pending approval.' }),
+    onSuccess: () => {
+      setAbout(NO_ABOUT);
+      toast({ title: 'Success!', description: 'Your artwork has been submitted and is pending approval.' });
+    },
     onError: (error) => {
       toast({
         title: 'Failed to submit artwork',

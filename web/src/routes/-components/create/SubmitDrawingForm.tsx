@@ -5,7 +5,7 @@ import { serverMessageOf } from '../../../lib/api.ts';
 import { artistDetailsProblem } from '../../../lib/validation.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { hasContactDetails, NO_SUBMITTER, shownName, SubmitterFields } from '../submit/SubmitterFields.tsx';
-import { AboutFields, NO_ABOUT } from '../submit/AboutFields.tsx';
+import { AboutFields, NO_ABOUT, useAboutDraft } from '../submit/AboutFields.tsx';
 import { drawingForSubmission } from './exportDrawing.ts';
 
 interface SubmitDrawingFormProps {
@@ -18,13 +18,15 @@ interface SubmitDrawingFormProps {
 
 /** The studio's side form (spec §2): it sends the drawing itself, with isFromCanvas 'true'. */
 export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawingFormProps) {
-  const [about, setAbout] = useState(NO_ABOUT);
+  const [about, setAbout] = useAboutDraft('drawing');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const [preparing, setPreparing] = useState(false);
 
   const submit = useSubmitArtwork({
-    onSuccess: () =>
-      toast({ title: 'Success!', description: 'Your drawing has been submitted and is pending approval.' }),
+    onSuccess: () => {
+      setAbout(NO_ABOUT);
+      toast({ title: 'Success!', description: 'Your drawing has been submitted and is pending approval.' });
+    },
     onError: (error) => {
       toast({
         title: 'Submission failed',

@@ -1,3 +1,4 @@
+import { useDraft } from '../../../lib/drafts.ts';
 import { TextField } from './TextField.tsx';
 
 /** What a piece is called and what it is about: optional on every upload form. */
@@ -7,6 +8,20 @@ export interface About {
 }
 
 export const NO_ABOUT: About = { title: '', description: '' };
+
+/**
+ * A form's title and description, kept on the device until sent or cleared (decision 099); `form`
+ * names the form ('artwork', 'drawing', 'media'). The file itself is not kept.
+ */
+export function useAboutDraft(form: string): [About, (next: About) => void] {
+  const [title, setTitle] = useDraft(`${form}.title`);
+  const [description, setDescription] = useDraft(`${form}.description`);
+  const setAbout = (next: About) => {
+    setTitle(next.title);
+    setDescription(next.description);
+  };
+  return [{ title, description }, setAbout];
+}
 
 interface AboutFieldsProps {
   value: About;
