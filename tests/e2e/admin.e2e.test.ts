@@ -238,6 +238,76 @@ describe('admin review panel', () => {
     await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Audit · Tribute Gallery');
   });
 
+  it('moves through the queue and decides with the keyboard, said aloud; chimes on arrival once turned on, remembered', async () => {
+    const { context, page } = await signedInContext(browser, t, 'admin');
+    contexts.push(context);
+    // counts the notes the page plays, through the browser's own Web Audio
+    await context.addInitScript(() => {
+      const counted = window as unknown as { notes: number };
+      counted.notes = 0;
+      const create = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function (this: AudioContext) {
+        counted.notes++;
+        return create.call(this);
+      };
+    });
+    const notes = () => page.evaluate(() => (window as unknown as { notes: number }).notes);
+    await submit.story('Keyed First', 'One.');
+    await submit.story('Keyed Second', 'Two.');
+    await page.goto('/admin');
+    await tab(page, 'Stories').click();
+    await visible(card(page, 'Keyed Second'));
+    const said = page.getByRole('status').filter({ hasText: / of \d+: / });
+    const focusedCard = () =>
+      page.evaluate(() => document.activeElement?.closest('li')?.querySelector('h3')?.textContent);
+
+    // j until the first one is reached, each step said
+    for (let i = 0; i < 30 && (await focusedCard()) !== 'Keyed First'; i++) await page.keyboard.press('j');
+    expect(await focusedCard()).toBe('Keyed First');
+    await expect.poll(() => said.textContent()).toMatch(/^\d+ of \d+: Keyed First$/);
+    // n goes to the notes, and what is typed there is words, not commands
+    await page.keyboard.press('n');
+    await page.keyboard.type('jar');
+    expect(await card(page, 'Keyed First').getByLabel('Admin notes').inputValue()).toBe('jar');
+    expect(await focusedCard()).toBe('Keyed First');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('a');
+    await toastSays(page, 'Story updated', '"Keyed First" was approved.');
+    await expect.poll(() => card(page, 'Keyed First').count(), { timeout: 10_000 }).toBe(0);
+
+    for (let i = 0; i < 30 && (await focusedCard()) !== 'Keyed Second'; i++) {
+      await page.keyboard.press(i < 15 ? 'j' : 'k');
+    }
+    await page.keyboard.press('r');
+    await toastSays(page, 'Story updated', '"Keyed Second" was rejected.');
+
+    // ? lists the keys; Escape puts them away
+    await page.keyboard.press('?');
+    await visible(page.getByLabel('Keyboard shortcuts').getByText('Approve the item'));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByText('Approve the item').count()).toBe(0);
+
+    // the sound: off until turned on
+    const toggle = page.getByRole('button', { name: /^Sound on arrival/ });
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    const stories = Number((await tab(page, 'Stories').textContent())!.split(' ')[1]);
+    await submit.story('Quiet Arrival', 'Shh.');
+    await expectCount(page, 'Stories', stories + 1);
+    expect(await notes()).toBe(0);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(notes).toBeGreaterThan(0);
+    // remembered on the device; the next arrival chimes, the page's own loading does not
+    await page.reload();
+    await visible(card(page, 'Quiet Arrival').or(page.getByRole('heading', { name: 'Admin Panel' })));
+    await expect.poll(() => toggle.getAttribute('aria-pressed'), { timeout: 10_000 }).toBe('true');
+    await expectCount(page, 'Stories', stories + 1);
+    expect(await notes()).toBe(0);
+    await submit.story('Heard Arrival', 'Ding.');
+    await expectCount(page, 'Stories', stories + 2);
+    await expect.poll(notes).toBeGreaterThan(0);
+  });
+
   it("plays a pending drawing's recording in the queue before the admin decides", async () => {
     const { id, recording } = await studioDrawing('Every Tool');
     // the recording of a pending drawing is the admin's alone

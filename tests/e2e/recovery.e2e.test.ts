@@ -105,7 +105,7 @@ describe('no dead screens (issue 27)', () => {
       return route.continue();
     });
     await page.goto('/gallery');
-    await expect.poll(() => page.getByLabel('Password', { exact: true }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.getByLabel('Password', { exact: true }).isVisible(), { timeout: 30_000 }).toBe(true);
     expect(loads).toBe(2);
     // the guard is our own, not the router's internal key
     const keys = await page.evaluate(() => Object.keys(sessionStorage));
@@ -201,7 +201,7 @@ describe('no dead screens (issue 27)', () => {
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tg:draft:')))).toEqual([]);
   });
 
-  it('keeps the title and description of an artwork and a media message through a reload, and forgets them once sent', async () => {
+  it('keeps the title and description of an artwork through a reload, never the name or email, and forgets them once sent', async () => {
     const page = await open('/submit', PHONE);
     await page.getByLabel('Title').fill('The Team, Painted');
     await page.getByLabel('Description').fill('All of us, in the old office.');
@@ -224,8 +224,10 @@ describe('no dead screens (issue 27)', () => {
     await page.getByRole('button', { name: 'Submit to Gallery' }).click();
     await page.waitForURL('**/gallery', { timeout: 15_000 });
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('tg:draft:')))).toEqual([]);
+  });
 
-    await page.goto('/submit-media');
+  it('keeps the title and description of a media message through a reload', async () => {
+    const page = await open('/submit-media', PHONE);
     await page.getByLabel('Title').fill('Happy Birthday From Lisbon');
     await page.getByLabel('Description').fill('A song, badly sung.');
     await page.waitForTimeout(500);

@@ -11,6 +11,8 @@ import { PendingStories } from './-components/admin/PendingStories.tsx';
 import { PendingMedia } from './-components/admin/PendingMedia.tsx';
 import { MontagePanel } from './-components/admin/MontagePanel.tsx';
 import { KeepsakeDownloads } from './-components/admin/KeepsakeDownloads.tsx';
+import { QueueShortcuts } from './-components/admin/QueueShortcuts.tsx';
+import { ArrivalSound } from './-components/admin/ArrivalSound.tsx';
 
 export const Route = createFileRoute('/admin')({
   loader: ({ context }) => {
@@ -43,7 +45,8 @@ function ReviewPanel() {
   const [tab, setTab] = useState<Tab>('artworks');
   const queue = useQuery(adminQueueQueryOptions());
   const counts = queue.data;
-  useWaitingInTitle(counts && counts.pending.artworks + counts.pending.stories + counts.pending.media);
+  const waiting = counts && counts.pending.artworks + counts.pending.stories + counts.pending.media;
+  useWaitingInTitle(waiting);
 
   const tabs: { id: Tab; label: string; count: number | undefined }[] = [
     { id: 'artworks', label: 'Artworks', count: counts?.pending.artworks },
@@ -101,7 +104,12 @@ function ReviewPanel() {
         ))}
       </div>
 
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <div className="-mt-2 mb-6 flex flex-wrap items-start gap-x-6 gap-y-2">
+        <QueueShortcuts panelId={`panel-${tab}`} />
+        <ArrivalSound waiting={waiting} />
+      </div>
+
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} tabIndex={-1} className="outline-none">
         {tab === 'artworks' && <PendingArtworks />}
         {tab === 'archived' && <ArchivedArtworks />}
         {tab === 'stories' && <PendingStories />}

@@ -16,8 +16,8 @@ interface ReviewControlsProps {
 }
 
 const DECISIONS = [
-  { status: 'approved', label: 'Approve', tone: 'bg-emerald-700 hover:bg-emerald-800' },
-  { status: 'rejected', label: 'Reject', tone: 'bg-rose-600 hover:bg-rose-700' },
+  { status: 'approved', label: 'Approve', key: 'a', tone: 'bg-emerald-700 hover:bg-emerald-800' },
+  { status: 'rejected', label: 'Reject', key: 'r', tone: 'bg-rose-600 hover:bg-rose-700' },
 ] as const;
 
 /** Admin notes with Approve and Reject, the same for every kind (spec §4 Submission lifecycle). */
@@ -52,11 +52,12 @@ export function ReviewControls({ kind, id, label, adminNotes }: ReviewControlsPr
         />
       </div>
       <div className="flex gap-3">
-        {DECISIONS.map(({ status, label, tone }) => (
+        {DECISIONS.map(({ status, label, key, tone }) => (
           <button
             key={status}
             type="button"
             disabled={review.isPending}
+            aria-keyshortcuts={key}
             onClick={() => review.mutate({ status, notes: notes.trim() })}
             className={`inline-flex items-center rounded-full px-5 py-2 font-semibold text-white transition disabled:opacity-50 ${tone}`}
           >
