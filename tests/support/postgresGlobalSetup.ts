@@ -107,11 +107,11 @@ async function dropTemplate(serverUrl: string, name: string) {
   });
 }
 
-async function onServer<T>(serverUrl: string, use: (c: pg.Client) => Promise<T>): Promise<T> {
+async function onServer<T>(serverUrl: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: serverUrl });
   await c.connect();
   try {
-    return await use(c);
+    return await run(c);
   } finally {
     await c.end();
   }

@@ -47,6 +47,7 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
           id="gate-password"
           type="password"
           autoComplete="current-password"
+          // oxlint-disable-next-line jsx-a11y/no-autofocus -- the gate's one field: there is nothing else to do first
           autoFocus
           value={password}
           onChange={(event) => setPassword(event.target.value)}

@@ -56,7 +56,7 @@ function ReviewPanel() {
   ];
 
   // Arrow keys move between tabs (WAI-ARIA tabs pattern); Tab goes on into the panel.
-  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
+  function onTabKey(event: KeyboardEvent<HTMLButtonElement>) {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
     if (!step) return;
     event.preventDefault();
@@ -77,13 +77,14 @@ function ReviewPanel() {
         </p>
       )}
 
-      <div role="tablist" aria-label="Review queues" onKeyDown={onTabKey} className="mb-6 flex flex-wrap gap-2">
+      <div role="tablist" aria-label="Review queues" className="mb-6 flex flex-wrap gap-2">
         {tabs.map(({ id, label, count }) => (
           <button
             key={id}
             id={`tab-${id}`}
             type="button"
             role="tab"
+            onKeyDown={onTabKey}
             aria-selected={tab === id}
             aria-controls={`panel-${id}`}
             tabIndex={tab === id ? 0 : -1}

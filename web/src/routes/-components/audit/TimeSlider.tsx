@@ -70,6 +70,7 @@ export function TimeSlider() {
     }, TICK_MS);
     return () => clearInterval(timer);
     // the replay runs on its own clock once started; the slider moving is its output
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- seq is where it starts, not a reason to restart
   }, [playing, speed]);
 
   const items = gallery.data?.items ?? [];

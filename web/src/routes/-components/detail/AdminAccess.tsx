@@ -97,6 +97,7 @@ export function AdminAccess({ kind, id, adminKey, onAdminKey }: AdminAccessProps
               id={keyId}
               type="password"
               autoComplete="off"
+              // oxlint-disable-next-line jsx-a11y/no-autofocus -- opened by the admin's own click, to type the key
               autoFocus
               value={typed}
               onChange={(event) => setTyped(event.target.value)}

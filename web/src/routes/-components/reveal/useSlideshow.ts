@@ -61,9 +61,10 @@ export function useSlideshow(items: readonly ItemView[] | undefined): Slideshow 
   });
 
   // Start once the deck is there; move on when the slide left the gallery without a message.
+  const current = state.current;
   useEffect(() => {
-    if ((state.current === null && deck.length > 0) || missing) dispatch({ type: 'next', deck });
-  }, [state.current, deck, missing]);
+    if ((current === null && deck.length > 0) || missing) dispatch({ type: 'next', deck });
+  }, [current, deck, missing]);
 
   // How long the current slide has been up, not counting pauses.
   const shownAt = useRef(0);

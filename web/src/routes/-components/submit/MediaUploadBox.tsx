@@ -30,6 +30,7 @@ export function MediaUploadBox({ state, onFile, onRetry, onRemove }: MediaUpload
       <input {...input} />
       {/* Clicking anywhere in the box browses too; the button is the keyboard path. */}
       <div
+        role="presentation"
         onClick={busy ? undefined : browse}
         {...dropZone}
         className={`flex flex-col items-center justify-center rounded-2xl border-2 border-dashed px-6 py-12 text-center transition ${

@@ -40,6 +40,7 @@ export function UploadArea({ preview, fileName, processing, onFile, onRemove }: 
       ) : (
         // Clicking anywhere in the drop zone browses too; the button is the keyboard path.
         <div
+          role="presentation"
           onClick={browse}
           {...dropZone}
           className={`flex cursor-pointer flex-col items-center justify-center rounded-2xl border-2 border-dashed px-6 py-14 text-center transition ${
