@@ -5,6 +5,7 @@ import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
 import { benchGallery } from './gallery.ts';
 import { benchKeepsake } from './keepsake.ts';
+import { benchMontage } from './montage.ts';
 import { benchMural } from './mural.ts';
 import { benchShow } from './show.ts';
 import { benchReconnect } from './reconnect.ts';
@@ -33,6 +34,8 @@ for (const [name, run] of [
   ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
   ['mural', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchMural(db.url)],
   ['keepsake', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchKeepsake(db.pool, db.url)],
+  // ffmpeg alone, on files in a temp directory; the benchmark database goes unused
+  ['montage', () => benchMontage()],
   // two runs, each on a fresh database of its own; the benchmark database goes unused
   ['abuse', () => benchAbuse(benchDatabase)],
   // starts its own database and processes; the benchmark database goes unused
