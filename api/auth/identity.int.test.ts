@@ -65,8 +65,9 @@ const stroke = {
   ],
 };
 
+/** A screen showing the mural as well (decision 116: strokes go only to screens that show it). */
 function open(token: string): Promise<{ socket: Socket; received: unknown[] }> {
-  const socket = connect(t.url, { auth: { token }, transports: ['websocket'], reconnection: false });
+  const socket = connect(t.url, { auth: { token, mural: true }, transports: ['websocket'], reconnection: false });
   sockets.push(socket);
   const received: unknown[] = [];
   socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));

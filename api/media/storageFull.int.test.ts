@@ -33,7 +33,12 @@ async function upload(t: TestServer, token: string, headers: Record<string, stri
 
 const uploadsKept = async (t: TestServer) =>
   (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM media_uploads`)).rows[0]!.n;
-const tmpFiles = (t: TestServer) => fs.readdirSync(path.join(t.dataDir, 'tmp'));
+/** Every file under DATA_DIR/tmp, resumable uploads' directory (tmp/tus, made at the start) included. */
+const tmpFiles = (t: TestServer) =>
+  fs
+    .readdirSync(path.join(t.dataDir, 'tmp'), { recursive: true, withFileTypes: true })
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 
 for (const [storage, env] of [
   ['local files', () => ({})],
