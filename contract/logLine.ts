@@ -81,18 +81,19 @@ export function endLine(events: number, head: { seq: number; hash: string } | nu
 }
 
 /** The fields of an event the hash covers, its place in the chain and its predecessor's hash included. */
-export interface ChainRecord {
-  seq: number;
-  position: number;
-  streamId: string;
-  version: number;
-  type: string;
-  schemaVersion: number;
-  data: unknown;
-  metadata: unknown;
-  /** UTC, microseconds: `2026-11-24T13:18:01.123456Z` */
-  recordedAt: string;
-  prevHash: string;
+export interface ChainRecord extends Pick<
+  LogLine,
+  | 'seq'
+  | 'position'
+  | 'streamId'
+  | 'version'
+  | 'type'
+  | 'schemaVersion'
+  | 'data'
+  | 'metadata'
+  | 'recordedAt'
+  | 'prevHash'
+> {
   /**
    * Links sealed since decision 077: each reference to personal data in data or metadata
    * (`titleRef`, `actorRef`…) with the commitment of its value, SHA-256 of salt and value (null where

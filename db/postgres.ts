@@ -149,10 +149,14 @@ export async function inTransaction<T>(
   work: (client: pg.PoolClient) => Promise<T>,
   { derived = false } = {},
 ): Promise<T> {
+  // one round trip either way: a simple query may hold two statements
+  return transaction(pool, derived ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN', work);
+}
+
+async function transaction<T>(pool: pg.Pool, begin: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    // one round trip either way: a simple query may hold two statements
-    await client.query(derived ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;
@@ -177,16 +181,9 @@ export async function boundedRead<T>(
   timeoutMs: number,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  return transaction(
+    pool,
+    `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`,
+    work,
+  );
 }
