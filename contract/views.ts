@@ -42,6 +42,8 @@ export interface ArtworkView extends ItemBase {
   isFromCanvas: string;
   /** the display size */
   imageData: string;
+  /** what the picture shows, in its sender's words (decision 122); null when not given */
+  altText: string | null;
   thumbnailUrl: string;
   originalUrl: string;
 }
@@ -64,6 +66,14 @@ export interface MediaView extends ItemBase {
   durationSeconds: number;
   /** the poster and transcode job has not run yet */
   processing: boolean;
+}
+
+/**
+ * What a screen reader reads for an artwork's picture (decision 122): its sender's description, else
+ * its title, else who made it.
+ */
+export function pictureAlt(artwork: Pick<ArtworkView, 'altText' | 'title' | 'artistName'>, noun = 'Artwork'): string {
+  return artwork.altText?.trim() || artwork.title?.trim() || `${noun} by ${artwork.artistName}`;
 }
 
 /** One item as `GET /api/{artworks,stories,media}/:id` answers it. */

@@ -11,7 +11,7 @@ export const PersonalRef = z.number().int().positive();
 
 /** The fields each event type keeps as personal data, as `<field>Ref` in its data. */
 export const PERSONAL_FIELDS = {
-  ArtworkSubmitted: ['title', 'description', 'tags', 'artistName'],
+  ArtworkSubmitted: ['title', 'description', 'tags', 'artistName', 'altText'],
   MediaSubmitted: ['title', 'description', 'tags', 'artistName'],
   StorySubmitted: ['title', 'content', 'authorName'],
   CommentPosted: ['authorName', 'content'],

@@ -182,6 +182,37 @@ describe('bad input to artwork and admin routes', () => {
     expect(await written()).toEqual(before);
   });
 
+  it.each([
+    ['alt text over 1000 characters', 'x'.repeat(1001), 'Alt text must be 1000 characters or fewer', 'altText'],
+    ['alt text that is not text', 42, 'Alt text must be text', 'altText'],
+    ['a NUL in the alt text', 'a cake\u0000', 'altText contains characters that are not allowed', 'altText'],
+  ])('refuses %s with 400 naming the field, writing nothing', async (_name, altText, message, field) => {
+    const before = await written();
+    const res = await guest('POST', '/api/artworks', await submission({ altText }));
+    expect(res).toMatchObject({ status: 400, body: { message } });
+    expect(res.body.errors[0].path).toBe(field);
+    expect(await written()).toEqual(before);
+  });
+
+  it("keeps an artwork's alt text, trimmed, for everyone who sees the picture (decision 122)", async () => {
+    const described = 'A chocolate cake with fifty candles on the office kitchen table';
+    const sent = await guest('POST', '/api/artworks', await submission({ altText: `  ${described}\n` }));
+    expect(sent).toMatchObject({ status: 201, body: { altText: described } });
+    const blank = await guest('POST', '/api/artworks', await submission({ title: 'No words', altText: '   ' }));
+    const without = await guest('POST', '/api/artworks', await submission({ title: 'Older client' }));
+    for (const id of [sent.body.id, blank.body.id, without.body.id]) {
+      expect((await admin('PATCH', `/api/admin/artworks/${id}`, { status: 'approved' })).status).toBe(200);
+    }
+    expect((await guest('GET', `/api/artworks/${sent.body.id}`)).body.altText).toBe(described);
+    expect((await guest('GET', `/api/artworks/${blank.body.id}`)).body.altText).toBeNull();
+    expect((await guest('GET', `/api/artworks/${without.body.id}`)).body.altText).toBeNull();
+    const cards = (await guest('GET', '/api/gallery')).body.items as Array<{ id: number; altText: string | null }>;
+    expect(cards.find((c) => c.id === sent.body.id)?.altText).toBe(described);
+    // kept as personal data like the title, so an erasure takes it (decision 050)
+    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM personal_data WHERE kind = 'alt_text'`);
+    expect(rows[0].n).toBe(1);
+  });
+
   it('refuses a body larger than any allowed upload', async () => {
     const res = await guest('POST', '/api/artworks', { imageData: 'A'.repeat(30 * 1024 * 1024) });
     expect(res).toMatchObject({ status: 413, body: { message: 'File too large' } });

@@ -46,6 +46,7 @@ export function artworkRoutes(deps: Deps) {
       id,
       title: input.title,
       description: input.description,
+      altText: input.altText,
       tags: input.tags,
       artistName: input.artistName,
       isFromCanvas: String(input.isFromCanvas),

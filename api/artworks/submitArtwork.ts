@@ -5,7 +5,7 @@ import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
-import { describedFields, submissionData, submitterFields } from '../http/fields.ts';
+import { altText, describedFields, submissionData, submitterFields } from '../http/fields.ts';
 import { ImageRejected, normaliseUpload } from '../images/index.ts';
 import type { StrokeRecording } from '#contract/strokes.ts';
 import { holdRecordingToImage } from './recordingMatches.ts';
@@ -16,6 +16,7 @@ const ACCEPTED = new Set(['image/jpeg', 'image/jpg', 'image/png', 'image/gif', '
 /** Spec §5, artwork submit schema, with its messages. */
 export const ArtworkSubmission = z.object({
   ...describedFields,
+  altText,
   imageData: z.string({ error: 'Image is required' }).min(1, 'Image is required'),
   ...submitterFields,
   // spec §5: text, 'true' from the drawing studio and 'false' from the upload form; never a boolean
@@ -72,7 +73,13 @@ export async function submitArtwork(
           now: metadata.now,
           data: {
             artworkId,
-            ...(await submissionData(deps.personal, input, tx, { stream: artworkStream(artworkId), visitorId })),
+            ...(await submissionData(
+              deps.personal,
+              input,
+              tx,
+              { stream: artworkStream(artworkId), visitorId },
+              { altText: input.altText },
+            )),
             isFromCanvas: input.isFromCanvas,
             image: {
               key,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '#contract/email.ts';
+import type { PersonalField } from '#events/personal.ts';
 import type { PersonalData } from '../personalData.ts';
 
 /** An optional free-text field: trimmed, and blank becomes null. */
@@ -32,6 +33,13 @@ export const describedFields = {
   tags: optionalText(1000),
 };
 
+/** A picture's description for those who cannot see it (decision 122): optional, like a description. */
+export const altText = z
+  .string({ error: 'Alt text must be text' })
+  .max(1000, 'Alt text must be 1000 characters or fewer')
+  .nullish()
+  .transform((v) => (v?.trim() ? v.trim() : null));
+
 /** Spec §5: who submits an artwork or a media item. */
 export const submitterFields = {
   artistName,
@@ -44,20 +52,26 @@ type Submitter = { [K in keyof typeof submitterFields]: z.output<(typeof submitt
 /**
  * A submission's described and submitter fields as its event holds them: the words, the name and the
  * email go to personal data (in the caller's transaction `tx`), tied to the stream and to the
- * submitter's subject when there is one, and the event keeps their refs (decision 050).
+ * submitter's subject when there is one, and the event keeps their refs (decision 050). `more` are
+ * further words of the kind's own (an artwork's alt text), kept the same way.
  */
-export async function submissionData(
+export async function submissionData<X extends PersonalField = never>(
   personal: Pick<PersonalData, 'recordEmail' | 'recordTexts' | 'subjectFor' | 'recordSender'>,
   input: Described & Submitter,
   tx: Parameters<PersonalData['recordEmail']>[1],
   submitter: { stream: string; visitorId?: string },
+  more?: Record<X, string | null>,
 ) {
   const subjectId = submitter.visitorId ? await personal.subjectFor(submitter.visitorId, tx) : null;
   if (submitter.visitorId) await personal.recordSender(submitter.stream, submitter.visitorId, tx);
   const owner = { stream: submitter.stream, subjectId };
   const { title, description, tags, artistName, email } = input;
+  const words = { title, description, tags, artistName, ...more } as Record<
+    'title' | 'description' | 'tags' | 'artistName' | X,
+    string | null
+  >;
   return {
-    ...(await personal.recordTexts({ title, description, tags, artistName }, owner, tx)),
+    ...(await personal.recordTexts(words, owner, tx)),
     emailRef: await personal.recordEmail(email, tx, owner),
   };
 }

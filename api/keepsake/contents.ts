@@ -22,7 +22,7 @@ export interface KeepsakeItem {
   reactions: Partial<Record<string, number>>;
   comments: Array<Pick<CommentView, 'id' | 'authorName' | 'content' | 'createdAt'>>;
   /** blob keys, and the name each has in the archive */
-  image?: { key: string; file: string; width: number; height: number };
+  image?: { key: string; file: string; width: number; height: number; altText: string | null };
   media?: {
     key: string;
     file: string;
@@ -64,6 +64,7 @@ function keepsakeItem(row: CatalogRow, comments: CommentView[]): KeepsakeItem {
       file: `files/artwork-${row.id}${extension(picture.key)}`,
       width: picture.width,
       height: picture.height,
+      altText: row.alt_text ?? null,
     };
   }
   if (row.media) {

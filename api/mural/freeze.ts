@@ -48,6 +48,7 @@ export async function freezeMural(deps: Deps, metadata: EventMetadata) {
       {
         title: 'The group mural',
         description: `Drawn together by ${authors} ${authors === 1 ? 'person' : 'people'}, ${count} strokes.`,
+        altText: null,
         tags: 'mural',
         imageData: `data:image/png;base64,${png.toString('base64')}`,
         artistName: 'Everyone',

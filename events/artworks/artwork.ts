@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   inlineToRefs,
+  PersonalRef,
   PERSONAL_FIELDS,
   WORK_WORD_REFS,
   WORK_WORDS_V1,
@@ -37,16 +38,29 @@ export const ArtworkSubmittedV1 = z.object({
 });
 
 /** v2: the words and the artist's name are personal data, erasable; the event holds their refs. */
+export const ArtworkSubmittedV2 = z.object({
+  ...submittedFields,
+  ...WORK_WORD_REFS,
+});
+
+/**
+ * v3: the picture's description for those who cannot see it (alt text, decision 122), erasable like
+ * the other words; an artwork sent before it has none (null).
+ */
 export const ArtworkSubmitted = defineEvent(
   'ArtworkSubmitted',
   z.object({
     ...submittedFields,
     ...WORK_WORD_REFS,
+    altTextRef: PersonalRef.nullable(),
   }),
   {
-    version: 2,
-    upcasters: { 1: inlineToRefs(PERSONAL_FIELDS.ArtworkSubmitted) },
-    legacy: { 1: ArtworkSubmittedV1 },
+    version: 3,
+    upcasters: {
+      1: inlineToRefs(['title', 'description', 'tags', 'artistName']),
+      2: (data) => ({ ...data, altTextRef: null }),
+    },
+    legacy: { 1: ArtworkSubmittedV1, 2: ArtworkSubmittedV2 },
   },
 );
 

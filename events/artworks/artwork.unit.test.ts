@@ -1,5 +1,6 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spec } from '../../tests/support/decider.ts';
+import { registry } from '../catalog.ts';
 import type { ArtworkEvent } from './artwork.ts';
 import { artworkDecider } from './decide.ts';
 
@@ -12,6 +13,7 @@ const submission = {
   descriptionRef: null,
   tagsRef: null,
   artistNameRef: 12,
+  altTextRef: null,
   emailRef: 1,
   isFromCanvas: false,
   image,
@@ -104,5 +106,15 @@ describe('artwork decider', () => {
         .when({ type: 'RecordRenditions', data: { display: image, thumbnail: thumb }, now })
         .thenFails(404, 'Artwork not found');
     });
+  });
+});
+
+describe('an ArtworkSubmitted written before alt text (decision 122)', () => {
+  const { altTextRef: _none, ...v2 } = { ...submission, submittedAt: now };
+  it('is read as v3 with no alt text, never rewritten', () => {
+    expect(registry.decode('ArtworkSubmitted', 2, v2).data).toEqual({ ...v2, altTextRef: null });
+    const v1 = { ...submission, title: 'Cake', description: null, tags: null, artistName: 'Sam', submittedAt: now };
+    const read = registry.decode('ArtworkSubmitted', 1, v1).data as Record<string, unknown>;
+    expect(read).toMatchObject({ altTextRef: null, titleRef: null, inline: { title: 'Cake', artistName: 'Sam' } });
   });
 });

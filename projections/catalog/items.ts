@@ -23,6 +23,7 @@ export interface CatalogRow {
   artist_name: string;
   is_anonymous: boolean;
   is_from_canvas: string | null;
+  alt_text: string | null;
   image: { original: ImageRef; display?: ImageRef; thumbnail?: ImageRef } | null;
   media: MediaInfo | null;
   admin_notes: string | null;
@@ -91,6 +92,7 @@ export function toView(row: CatalogRow, viewer: Viewer): ItemView {
       kind: 'artwork',
       isFromCanvas: row.is_from_canvas ?? 'false',
       imageData: url('display'),
+      altText: row.alt_text ?? null,
       thumbnailUrl: url('thumbnail'),
       originalUrl: url('original'),
       ...admin,

@@ -20,7 +20,7 @@ interface Item {
   likeCount: number;
   reactions: Record<string, number>;
   comments: Array<{ id: number; authorName: string; content: string; createdAt: string }>;
-  image?: { file: string; width: number; height: number };
+  image?: { file: string; width: number; height: number; altText?: string | null };
   strokes?: string;
   media?: { file: string; type: 'video' | 'audio'; mimeType: string; poster?: { file: string } };
 }
@@ -86,7 +86,7 @@ function card(item: Item): HTMLElement {
     const box = el('div', 'relative bg-amber-100 dark:bg-stone-800');
     const img = el('img', 'w-full h-auto');
     img.src = item.image.file;
-    img.alt = item.title || `Artwork by ${item.artistName}`;
+    img.alt = item.image.altText || item.title || `Artwork by ${item.artistName}`;
     img.width = item.image.width;
     img.height = item.image.height;
     box.append(img);

@@ -13,15 +13,22 @@ const review = reviewSql('artwork');
 export const artworkStatements: Statements<ArtworkEvent['type']> = {
   ArtworkSubmitted: {
     sql: `INSERT INTO catalog_items (kind, id, status, title, description, tags, artist_name, email_ref,
-            is_from_canvas, image, created_at, search_text, last_position)
+            is_from_canvas, image, created_at, search_text, last_position, alt_text)
           SELECT 'artwork', r.id, 'pending', r.title, r.description, r.tags, r.artist_name, r.email_ref,
-            r.is_from_canvas, r.image, r.created_at, r.search_text, r.at
+            r.is_from_canvas, r.image, r.created_at, r.search_text, r.at, r.alt_text
           FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, title text, description text, tags text, artist_name text,
-            email_ref bigint, is_from_canvas text, image jsonb, created_at timestamptz, search_text text, at bigint)`,
+            email_ref bigint, is_from_canvas text, image jsonb, created_at timestamptz, search_text text, at bigint,
+            alt_text text)`,
     row: ({ data: d, position }, personal) => {
       const columns = submittedColumns(d, personal, position);
       return (
-        columns && { ...columns, id: d.artworkId, is_from_canvas: String(d.isFromCanvas), image: { original: d.image } }
+        columns && {
+          ...columns,
+          id: d.artworkId,
+          is_from_canvas: String(d.isFromCanvas),
+          image: { original: d.image },
+          alt_text: personal.text.altText ?? null,
+        }
       );
     },
   },

@@ -9,6 +9,8 @@ import { itemKey } from './itemKinds.ts';
 export interface NewArtwork {
   title: string;
   description: string;
+  /** what the picture shows, for screen readers (decision 122); blank for none */
+  altText: string;
   imageData: string;
   artistName: string;
   email: string;

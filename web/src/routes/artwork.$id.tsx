@@ -5,7 +5,7 @@ import { artworkQueryOptions } from '../queries/artworks.ts';
 import { getSession } from '../lib/session.ts';
 import { gallerySearch, idParams } from '../lib/routeParams.ts';
 import { DetailShell } from './-components/detail/DetailShell.tsx';
-import type { ArtworkView as Artwork } from '../../../contract/views.ts';
+import { pictureAlt, type ArtworkView as Artwork } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/artwork/$id')({
   params: idParams,
@@ -28,7 +28,7 @@ function ArtworkPage() {
 }
 
 function ArtworkContent({ artwork }: { artwork: Artwork }) {
-  const alt = artwork.title || `Artwork by ${artwork.artistName}`;
+  const alt = pictureAlt(artwork);
   return (
     <>
       <div className="relative flex justify-center bg-stone-100 dark:bg-stone-950">

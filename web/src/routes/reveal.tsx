@@ -19,7 +19,7 @@ import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
 import { isReactable, sendShowAction, type ShowAnswer } from '../queries/show.ts';
 import { useFollowShow } from '../live/following.ts';
 import { useWakeLock } from '../lib/wakeLock.ts';
-import type { ItemView } from '../../../contract/views.ts';
+import { pictureAlt, type ItemView } from '../../../contract/views.ts';
 
 // the mural's canvas and painter load only when the presenter puts the mural up (the page-weight budget)
 const ShowMural = lazy(() => import('./-components/show/ShowMural.tsx'));
@@ -135,7 +135,7 @@ function RevealPage() {
               <StrokeReplay
                 artworkId={show.item.id}
                 imageUrl={show.item.imageData ?? `/api/artworks/${show.item.id}/image/display`}
-                alt={show.item.title?.trim() || `Drawing by ${show.item.artistName}`}
+                alt={pictureAlt(show.item, 'Drawing')}
                 paused={show.paused}
               />
             ) : (

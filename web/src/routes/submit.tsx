@@ -11,6 +11,7 @@ import { NO_ABOUT, useAboutDraft } from './-components/submit/AboutFields.tsx';
 import { hasContactDetails, NO_SUBMITTER, shownName } from './-components/submit/SubmitterFields.tsx';
 import { PageHeader } from './-components/submit/FormSection.tsx';
 import { UploadDetails } from './-components/submit/UploadDetails.tsx';
+import { AltTextField, useAltTextDraft } from './-components/submit/AltTextField.tsx';
 import { prepareImage } from './-components/submit/prepareImage.ts';
 
 export const Route = createFileRoute('/submit')({
@@ -27,11 +28,13 @@ function SubmitArtworkPage() {
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [processing, setProcessing] = useState(false);
   const [about, setAbout] = useAboutDraft('artwork');
+  const [altText, setAltText] = useAltTextDraft('artwork');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
 
   const submit = useSubmitArtwork({
     onSuccess: () => {
       setAbout(NO_ABOUT);
+      setAltText('');
       toast({ title: 'Success!', description: 'Your artwork has been submitted and is pending approval.' });
     },
     onError: (error) => {
@@ -58,6 +61,7 @@ function SubmitArtworkPage() {
     submit.mutate({
       title: about.title.trim(),
       description: about.description.trim(),
+      altText: altText.trim(),
       imageData: image.dataUrl,
       artistName: shownName(submitter),
       email: submitter.email.trim(),
@@ -89,6 +93,7 @@ function SubmitArtworkPage() {
           placeholders={{ title: 'Give your artwork a name', description: 'The story behind this piece' }}
           submitter={submitter}
           onSubmitter={setSubmitter}
+          more={<AltTextField value={altText} onChange={setAltText} noun="picture" />}
         />
 
         <button type="submit" disabled={!ready || submit.isPending} className="btn-primary w-full py-3.5 text-lg">

@@ -4,7 +4,7 @@ import { formatDate } from '../../../lib/format.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { HistoryLink } from '../audit/HistoryLink.tsx';
 import { AdminList } from './AdminList.tsx';
-import type { ArtworkView as Artwork } from '../../../../../contract/views.ts';
+import { pictureAlt, type ArtworkView as Artwork } from '../../../../../contract/views.ts';
 
 export function ArchivedArtworks() {
   const archived = useQuery(archivedArtworksQueryOptions());
@@ -28,7 +28,7 @@ function ArchivedArtworkCard({ artwork }: { artwork: Artwork }) {
     <li className="card flex items-center gap-4 p-4">
       <img
         src={artwork.thumbnailUrl ?? artwork.imageData}
-        alt={artwork.title || `Artwork by ${artwork.artistName}`}
+        alt={pictureAlt(artwork)}
         className="h-20 w-20 shrink-0 rounded-xl object-cover"
       />
       <div className="min-w-0 flex-1">

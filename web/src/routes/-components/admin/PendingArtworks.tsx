@@ -3,7 +3,7 @@ import { pendingArtworksQueryOptions } from '../../../queries/admin.ts';
 import { ReplayablePicture } from '../show/ReplayablePicture.tsx';
 import { AdminList } from './AdminList.tsx';
 import { ReviewControls, Submitter } from './ReviewControls.tsx';
-import type { ArtworkView as Artwork } from '../../../../../contract/views.ts';
+import { pictureAlt, type ArtworkView as Artwork } from '../../../../../contract/views.ts';
 
 export function PendingArtworks() {
   const pending = useQuery(pendingArtworksQueryOptions());
@@ -27,7 +27,7 @@ function PendingArtworkCard({ artwork }: { artwork: Artwork }) {
             <a href={artwork.imageData} target="_blank" rel="noreferrer" className="w-full">
               <img
                 src={artwork.thumbnailUrl ?? artwork.imageData}
-                alt={artwork.title || `Artwork by ${artwork.artistName}`}
+                alt={pictureAlt(artwork)}
                 className="max-h-64 w-full object-contain"
               />
             </a>

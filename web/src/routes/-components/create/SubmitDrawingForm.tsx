@@ -6,6 +6,7 @@ import { artistDetailsProblem } from '../../../lib/validation.ts';
 import { toast } from '../../../components/Toaster.tsx';
 import { hasContactDetails, NO_SUBMITTER, shownName, SubmitterFields } from '../submit/SubmitterFields.tsx';
 import { AboutFields, NO_ABOUT, useAboutDraft } from '../submit/AboutFields.tsx';
+import { AltTextField, useAltTextDraft } from '../submit/AltTextField.tsx';
 import { drawingForSubmission } from './exportDrawing.ts';
 
 interface SubmitDrawingFormProps {
@@ -19,12 +20,14 @@ interface SubmitDrawingFormProps {
 /** The studio's side form (spec §2): it sends the drawing itself, with isFromCanvas 'true'. */
 export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawingFormProps) {
   const [about, setAbout] = useAboutDraft('drawing');
+  const [altText, setAltText] = useAltTextDraft('drawing');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
   const [preparing, setPreparing] = useState(false);
 
   const submit = useSubmitArtwork({
     onSuccess: () => {
       setAbout(NO_ABOUT);
+      setAltText('');
       toast({ title: 'Success!', description: 'Your drawing has been submitted and is pending approval.' });
     },
     onError: (error) => {
@@ -55,6 +58,7 @@ export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawing
     submit.mutate({
       title: about.title.trim(),
       description: about.description.trim(),
+      altText: altText.trim(),
       imageData,
       artistName: shownName(submitter),
       email: submitter.email.trim(),
@@ -79,6 +83,7 @@ export function SubmitDrawingForm({ hasContent, render, strokes }: SubmitDrawing
         onChange={setAbout}
         placeholders={{ title: 'Give your drawing a name', description: 'What did you draw?' }}
       />
+      <AltTextField value={altText} onChange={setAltText} noun="drawing" />
       <SubmitterFields
         value={submitter}
         onChange={setSubmitter}

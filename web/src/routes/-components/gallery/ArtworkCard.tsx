@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { GalleryItemView } from '../../../../../contract/views.ts';
+import { pictureAlt, type GalleryItemView } from '../../../../../contract/views.ts';
 import { rememberGalleryPosition } from '../../../lib/galleryPosition.ts';
 import { CardFooter } from './CardFooter.tsx';
 import { CardImage, cardImageOf } from './CardImage.tsx';
@@ -11,7 +11,7 @@ export function ArtworkCard({ item, page }: { item: GalleryItemView<'artwork'>; 
         <CardImage
           card={cardImageOf(item)}
           fallback={item.thumbnailUrl ?? `/api/artworks/${item.id}/image/thumbnail`}
-          alt={item.title || `Artwork by ${item.artistName}`}
+          alt={pictureAlt(item)}
           className="h-full w-full object-cover transition duration-500 group-hover:scale-105"
         />
       </div>

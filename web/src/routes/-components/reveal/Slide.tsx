@@ -1,6 +1,6 @@
 import { MusicIcon } from '../../../components/icons.tsx';
 import { MediaPlayer } from '../media/MediaPlayer.tsx';
-import type { ItemView, MediaView } from '../../../../../contract/views.ts';
+import { pictureAlt, type ItemView, type MediaView } from '../../../../../contract/views.ts';
 
 interface SlideProps {
   item: ItemView;
@@ -16,7 +16,7 @@ export function Slide({ item, ...playback }: SlideProps) {
       return (
         <img
           src={item.imageData ?? `/api/artworks/${item.id}/image/display`}
-          alt={item.title?.trim() || `Artwork by ${item.artistName}`}
+          alt={pictureAlt(item)}
           // Fills the stage even when the picture is small (a drawing is 800x400); the drop shadow
           // follows the painted picture, not the letterboxed box.
           className="h-full w-full object-contain drop-shadow-2xl"

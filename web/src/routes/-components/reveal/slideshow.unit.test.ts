@@ -70,7 +70,7 @@ describe('slideshow', () => {
       viewCount: 0,
       reactions: {},
     };
-    const artwork = { isFromCanvas: 'false', imageData: '', thumbnailUrl: '', originalUrl: '' };
+    const artwork = { isFromCanvas: 'false', imageData: '', thumbnailUrl: '', originalUrl: '', altText: null };
     const audio = {
       mimeType: 'audio/mpeg',
       mediaData: '',

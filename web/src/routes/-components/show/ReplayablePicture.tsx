@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { StrokeReplay, strokesQueryOptions } from './StrokeReplay.tsx';
-import type { ArtworkView as Artwork } from '../../../../../contract/views.ts';
+import { pictureAlt, type ArtworkView as Artwork } from '../../../../../contract/views.ts';
 
 /**
  * A drawing's picture with "Replay drawing" over it (then "Replay again"), which replays it in place
@@ -16,7 +16,7 @@ export function ReplayablePicture({
   picture,
   replayClassName,
 }: {
-  artwork: Pick<Artwork, 'id' | 'imageData' | 'isFromCanvas' | 'title' | 'artistName'>;
+  artwork: Pick<Artwork, 'id' | 'imageData' | 'isFromCanvas' | 'title' | 'artistName' | 'altText'>;
   picture: ReactNode;
   replayClassName: string;
 }) {
@@ -24,7 +24,7 @@ export function ReplayablePicture({
   const drawing = artwork.isFromCanvas === 'true';
   const strokes = useQuery({ ...strokesQueryOptions(artwork.id), enabled: drawing });
   const replayable = drawing && (strokes.data?.strokes.length ?? 0) > 0;
-  const alt = artwork.title || `Artwork by ${artwork.artistName}`;
+  const alt = pictureAlt(artwork);
   return (
     <>
       {replaying ? (
