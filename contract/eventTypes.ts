@@ -36,6 +36,7 @@ export const EVENT_GROUPS = [
     words: {
       MediaSubmitted: 'Media submitted',
       MediaProcessed: 'Media processed',
+      MediaCaptioned: 'Captions set',
       MediaApproved: 'Approved',
       MediaRejected: 'Rejected',
       MediaDeleted: 'Deleted',

@@ -66,6 +66,8 @@ export interface MediaView extends ItemBase {
   durationSeconds: number;
   /** the poster and transcode job has not run yet */
   processing: boolean;
+  /** a video's WebVTT caption track, for `<track kind="captions">` (decision 123); null when none */
+  captionsUrl: string | null;
 }
 
 /**

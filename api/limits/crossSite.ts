@@ -9,6 +9,9 @@ const TUS_BYTES = 'application/offset+octet-stream';
 const isTusCall = (req: Request) =>
   (req.method === 'POST' && req.path === '/uploads') || (req.method === 'PATCH' && /^\/uploads\/[^/]+$/.test(req.path));
 
+/** A video's caption track (decision 123): `text/vtt`, which no cross-site form can send either. */
+const isCaptionCall = (req: Request) => req.method === 'PUT' && /^\/media\/[^/]+\/captions$/.test(req.path);
+
 /**
  * State-changing calls refuse cross-site requests (docs/decisions/021): a browser's own
  * Sec-Fetch-Site or Origin must say same origin, and bodies are JSON (multipart only where a file is
@@ -29,6 +32,10 @@ export function refuseCrossSite(trustProxy: boolean) {
     if (isTusCall(req)) {
       if (type === TUS_BYTES || (type === '' && req.method === 'POST')) return next();
       throw new HttpError(415, `Send the bytes as ${TUS_BYTES}`);
+    }
+    if (isCaptionCall(req)) {
+      if (type === 'text/vtt') return next();
+      throw new HttpError(415, 'Invalid file type');
     }
     const multipartAllowed = MULTIPART_CALLS.has(`${req.method} ${req.path}`);
     const allowed = type === '' || type === 'application/json' || (multipartAllowed && type === 'multipart/form-data');

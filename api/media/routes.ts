@@ -15,6 +15,7 @@ import { readYourWrites } from '../http/readYourWrites.ts';
 import { uploadBytesPerAddress } from '../limits/limits.ts';
 import { isStorageFull, StorageCapacity } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
+import { captionRoutes } from './captions.ts';
 import { resumableUploads } from './resumable.ts';
 import { isUploader, MediaSubmission, storeUpload, submitMedia, type StoredUpload } from './submitMedia.ts';
 import { remainingUploadBytes, UPLOAD_ALLOWANCE_USED } from './uploadQuota.ts';
@@ -141,6 +142,8 @@ export function mediaRoutes(deps: Deps) {
     await deps.jobs.send('process-media', { mediaId: id });
     res.json({ success: true, queued: true });
   });
+
+  router.use(captionRoutes(deps));
 
   router.get('/media/:id', async (req, res) => {
     const viewer = { admin: isAdmin(req) };

@@ -74,6 +74,15 @@ export const MediaEdited = defineEvent('MediaEdited', z.object({ mediaId, ...WOR
 /** The sender took their media back (CONTRACT §11): it leaves the queue or the gallery, its files go. */
 export const MediaWithdrawn = defineEvent('MediaWithdrawn', z.object({ mediaId, withdrawnAt }));
 
+/**
+ * A video's WebVTT caption track (decision 123): set by its sender while it waits for review, or by an
+ * admin at any time; a new track replaces the old, null takes it off.
+ */
+export const MediaCaptioned = defineEvent(
+  'MediaCaptioned',
+  z.object({ mediaId, captions: StoredFile.nullable(), captionedAt: z.iso.datetime() }),
+);
+
 export const mediaEvents = [
   MediaSubmitted,
   MediaProcessed,
@@ -82,6 +91,7 @@ export const mediaEvents = [
   MediaDeleted,
   MediaEdited,
   MediaWithdrawn,
+  MediaCaptioned,
 ] as const;
 export type MediaEvent = EventOf<(typeof mediaEvents)[number]>;
 
@@ -103,7 +113,8 @@ export type MediaCommand =
   | { type: 'ReviewMedia'; data: ReviewData; now: string }
   | { type: 'DeleteMedia'; now: string }
   | { type: 'EditMedia'; data: Omit<z.infer<typeof MediaEdited.schema>, 'mediaId' | 'editedAt'>; now: string }
-  | { type: 'WithdrawMedia'; now: string };
+  | { type: 'WithdrawMedia'; now: string }
+  | { type: 'CaptionMedia'; data: { captions: StoredFile | null; bySender: boolean }; now: string };
 
 export function evolve(state: Media, event: MediaEvent): Media {
   switch (event.type) {
@@ -128,6 +139,7 @@ export function evolve(state: Media, event: MediaEvent): Media {
     case 'MediaDeleted':
       return { exists: false, deleted: true };
     case 'MediaEdited':
+    case 'MediaCaptioned':
       return state;
     case 'MediaWithdrawn':
       return { exists: false, deleted: true, withdrawn: true };
@@ -164,6 +176,10 @@ export function decide(command: MediaCommand, state: Media, version = 0): MediaE
       return [{ type: 'MediaEdited', data: { mediaId, ...command.data, editedAt: command.now } }];
     case 'WithdrawMedia':
       return [{ type: 'MediaWithdrawn', data: { mediaId, withdrawnAt: command.now } }];
+    case 'CaptionMedia':
+      if (state.mediaType !== 'video') throw new DomainError(400, 'Captions are for video messages');
+      if (command.data.bySender) assertEditable('Media', state.status, version);
+      return [{ type: 'MediaCaptioned', data: { mediaId, captions: command.data.captions, captionedAt: command.now } }];
     default: {
       const unreachable: never = command;
       return unreachable;

@@ -43,6 +43,7 @@ export const ORDER_NEUTRAL_EVENTS = [
   'MediaSubmitted',
   'ArtworkRenditionsMade',
   'MediaProcessed',
+  'MediaCaptioned',
   // the show and its reactions (totals change a card, not which cards there are nor their order)
   'ShowStarted',
   'ShowMoved',

@@ -53,6 +53,8 @@ export interface MediaInfo {
   browserPlayable: boolean;
   poster?: FileRef | null;
   playable?: FileRef | null;
+  /** a WebVTT caption track (decision 123) */
+  captions?: FileRef | null;
 }
 
 export interface Viewer {
@@ -116,6 +118,7 @@ export function toView(row: CatalogRow, viewer: Viewer): ItemView {
     thumbnailUrl: media.mediaType === 'video' ? `/api/media/${row.id}/thumbnail` : null,
     durationSeconds: media.durationSeconds,
     processing: media.poster === undefined,
+    captionsUrl: media.captions ? `/api/media/${row.id}/captions` : null,
     ...admin,
   } satisfies MediaView;
 }

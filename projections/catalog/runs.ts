@@ -32,6 +32,7 @@ export function scopeOf(event: RecordedEvent): string | undefined {
     case 'MediaDeleted':
     case 'MediaEdited':
     case 'MediaWithdrawn':
+    case 'MediaCaptioned':
       return `media-${event.data.mediaId}`;
     case 'ItemLiked':
     case 'ItemUnliked':

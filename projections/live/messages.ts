@@ -96,6 +96,7 @@ export function changesOf(event: RecordedEvent): Change[] {
       return [{ what: 'erased', subjectId: event.data.subjectId }];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
+    case 'MediaCaptioned':
     case 'ItemViewed':
       return [];
     default: {

@@ -46,6 +46,13 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
     }),
     lastPerItem: true,
   },
+  MediaCaptioned: {
+    sql: `UPDATE catalog_items c SET media = c.media || jsonb_build_object('captions', r.captions), last_position = r.at
+          FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, captions jsonb, at bigint)
+          WHERE c.kind = 'media' AND c.id = r.id`,
+    row: ({ data: d, position }) => ({ id: d.mediaId, captions: d.captions, at: position }),
+    lastPerItem: true,
+  },
   MediaApproved: {
     sql: review.approved,
     row: ({ data: d, position }, { text }) => ({

@@ -78,6 +78,7 @@ describe('slideshow', () => {
       thumbnailUrl: null,
       durationSeconds: 1,
       processing: false,
+      captionsUrl: null,
     };
     expect(slideCaption({ ...base, ...artwork, kind: 'artwork', id: 1, title: '', artistName: 'Sam' })).toEqual({
       title: 'Untitled',

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestMedia, removeTestMedia, type TestMediaName } from '../../tests/support/media.ts';
+import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
+
+const VTT = 'WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nHappy birthday, Alex!\n';
+const AS_VTT = { 'content-type': 'text/vtt' };
+
+let files: Record<TestMediaName, string>;
+let t: TestServer;
+let token: string;
+let sender: ReturnType<typeof client>;
+let other: ReturnType<typeof client>;
+let admin: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  files = await makeTestMedia();
+  t = await startTestServer();
+  token = await t.login('guest');
+  sender = client(t.url, token);
+  other = client(t.url, await t.login('guest'));
+  admin = client(t.url, await t.login('admin'));
+});
+afterAll(async () => {
+  await t?.close();
+  await removeTestMedia();
+});
+
+async function submit(name: 'mp4' | 'mp3'): Promise<number> {
+  const type = name === 'mp4' ? 'video/mp4' : 'audio/mpeg';
+  const form = new FormData();
+  form.append('file', new Blob([fs.readFileSync(files[name])], { type }), `clip.${name}`);
+  const up = await fetch(`${t.url}/api/upload-direct`, { method: 'POST', headers: { 'x-session-token': token }, body: form });
+  const uploaded = (await up.json()) as { path: string };
+  const created = await sender('POST', '/api/media', {
+    title: `A ${name}`,
+    artistName: 'Sam Painter',
+    email: 'sam@example.com',
+    mediaType: name === 'mp4' ? 'video' : 'audio',
+    mediaData: uploaded.path,
+    mimeType: type,
+  });
+  expect(created.status).toBe(201);
+  return created.body.id as number;
+}
+
+async function written() {
+  const { rows } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM events`);
+  const blobs = fs.readdirSync(path.join(t.dataDir, 'blobs'), { recursive: true }).map(String);
+  return { events: rows[0]!.n, captions: blobs.filter((f) => f.includes('captions-') && !f.includes('.meta')) };
+}
+
+describe('caption tracks (decision 123)', () => {
+  it("are set by the video's sender while it waits, by an admin at any time, and served as text/vtt", async () => {
+    const id = await submit('mp4');
+    const set = await sender('PUT', `/api/media/${id}/captions`, VTT, AS_VTT);
+    expect(set).toMatchObject({ status: 200, body: { captionsUrl: `/api/media/${id}/captions` } });
+    expect((await written()).captions).toHaveLength(1);
+
+    // approved: the sender's turn is over, an admin may still replace it
+    expect((await admin('PUT', `/api/media/${id}/status`, { status: 'approved' })).status).toBe(200);
+    const late = await sender('PUT', `/api/media/${id}/captions`, VTT, AS_VTT);
+    expect(late.status).toBe(409);
+    const served = await other('GET', `/api/media/${id}/captions`);
+    expect(served).toMatchObject({ status: 200, body: VTT });
+    expect(served.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+    expect((await other('GET', `/api/media/${id}`)).body.captionsUrl).toBe(`/api/media/${id}/captions`);
+
+    const fixed = VTT.replace('Alex', 'Alex!!');
+    expect((await admin('PUT', `/api/media/${id}/captions`, `\uFEFF${fixed}`, AS_VTT)).status).toBe(200);
+    // (fetch's text() drops the byte order mark the track began with)
+    expect((await other('GET', `/api/media/${id}/captions`)).body).toBe(fixed);
+    // the track it replaced is gone from the store
+    expect((await written()).captions).toHaveLength(1);
+
+    // another guest may not change it; an admin takes it off
+    expect(await other('DELETE', `/api/media/${id}/captions`)).toMatchObject({
+      status: 403,
+      body: { message: 'Only its sender or an admin may change its captions' },
+    });
+    expect((await admin('DELETE', `/api/media/${id}/captions`)).body.captionsUrl).toBeNull();
+    expect(await other('GET', `/api/media/${id}/captions`)).toMatchObject({
+      status: 404,
+      body: { message: 'Captions not found' },
+    });
+    expect((await written()).captions).toHaveLength(0);
+  });
+
+  it('refuses what is not a WebVTT track of a video, clearly, writing nothing', async () => {
+    const video = await submit('mp4');
+    const audio = await submit('mp3');
+    // the poster job's own event is not one of these requests'
+    for (const id of [video, audio]) {
+      await waitFor(async () => (await admin('GET', `/api/media/${id}`)).body.processing === false);
+    }
+    const before = await written();
+    const put = (id: number, body: string, type = 'text/vtt', who = sender) =>
+      who('PUT', `/api/media/${id}/captions`, body, { 'content-type': type });
+    expect(await put(video, VTT, 'text/plain')).toMatchObject({ status: 415, body: { message: 'Invalid file type' } });
+    expect(await put(video, '1\n00:00:00,000 --> 00:00:01,000\nan SRT file\n')).toMatchObject({
+      status: 415,
+      body: { message: 'Invalid file type' },
+    });
+    expect(await put(video, 'WEBVTTX\n')).toMatchObject({ status: 415 });
+    const latin1 = await fetch(`${t.url}/api/media/${video}/captions`, {
+      method: 'PUT',
+      headers: { 'x-session-token': token, ...AS_VTT },
+      body: new Uint8Array([...Buffer.from('WEBVTT\n\nCaf'), 0xe9, 0x0a]),
+    });
+    expect({ status: latin1.status, body: await latin1.json() }).toMatchObject({
+      status: 400,
+      body: { message: 'Captions must be UTF-8 text' },
+    });
+    expect(await put(video, `WEBVTT\n\n${'x'.repeat(300 * 1024)}`)).toMatchObject({
+      status: 413,
+      body: { message: 'File too large' },
+    });
+    expect(await put(audio, VTT)).toMatchObject({ status: 400, body: { message: 'Captions are for video messages' } });
+    expect(await put(video, VTT, 'text/vtt', other)).toMatchObject({ status: 404, body: { message: 'Media not found' } });
+    expect(await put(999_999, VTT, 'text/vtt', admin)).toMatchObject({ status: 404, body: { message: 'Media not found' } });
+    expect(await written()).toEqual(before);
+  });
+});
