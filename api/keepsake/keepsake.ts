@@ -46,7 +46,9 @@ function dataScript(
         files.push({ ...item, comments: [] });
         const page = {
           ...shown,
-          ...(image ? { image: { file: image.file, width: image.width, height: image.height } } : {}),
+          ...(image
+            ? { image: { file: image.file, width: image.width, height: image.height, altText: image.altText } }
+            : {}),
           ...(media
             ? { media: { ...media, key: undefined, poster: media.poster && { file: media.poster.file } } }
             : {}),

@@ -19,6 +19,8 @@ export class ApiError extends Error {
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** a body that is not JSON, sent as is with its own type (a caption track, decision 123) */
+  file?: { text: string; type: string };
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Admin-panel queries raise '{status}: {statusText}' (spec §8) instead of the body's message. */
@@ -30,6 +32,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const { method = options.body === undefined ? 'GET' : 'POST', body, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.file) headers['Content-Type'] = options.file.type;
   const token = getSessionToken();
   if (token) headers['x-session-token'] = token;
 
@@ -37,7 +40,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     method,
     headers,
     credentials: 'include',
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: options.file ? options.file.text : body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
 

@@ -175,3 +175,24 @@ export function useSubmitMedia(handlers: MutationHandlers<Media, NewMedia>) {
     onError: handlers.onError,
   });
 }
+
+/** The server's limit on a caption track (api/media/captions.ts). */
+export const CAPTIONS_MAX_BYTES = 256 * 1024;
+
+/**
+ * What is wrong with a chosen caption file before it is sent (decision 123), or null: the server
+ * checks the same and answers 413/415 with its own words.
+ */
+export function captionsProblem(text: string, bytes: number): string | null {
+  if (bytes > CAPTIONS_MAX_BYTES) return 'Caption files can be at most 256 KB.';
+  if (!/^\uFEFF?WEBVTT(?:$|[ \t\r\n])/.test(text))
+    return 'This is not a WebVTT caption file (it must begin with WEBVTT).';
+  return null;
+}
+
+/** Sets (or, with null, removes) a video's caption track: its sender while it waits, or an admin. */
+export function setCaptions(id: number, text: string | null): Promise<Media> {
+  return text === null
+    ? api<Media>(`/api/media/${id}/captions`, { method: 'DELETE' })
+    : api<Media>(`/api/media/${id}/captions`, { method: 'PUT', file: { text, type: 'text/vtt' } });
+}

@@ -4,6 +4,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import {
   MEDIA_MAX_BYTES,
   mediaTypeOf,
+  setCaptions,
   uploadMediaFile,
   UploadError,
   useSubmitMedia,
@@ -19,6 +20,7 @@ import { PageHeader } from './-components/submit/FormSection.tsx';
 import { UploadDetails } from './-components/submit/UploadDetails.tsx';
 import { MediaUploadBox, type UploadState } from './-components/submit/MediaUploadBox.tsx';
 import { RecordBox } from './-components/submit/RecordBox.tsx';
+import { CaptionsPicker, type ChosenCaptions } from './-components/media/CaptionsPicker.tsx';
 
 export const Route = createFileRoute('/submit-media')({
   component: SubmitMediaPage,
@@ -38,6 +40,7 @@ function SubmitMediaPage() {
   const [uploaded, setUploaded] = useState<UploadResult | null>(null);
   const [about, setAbout] = useAboutDraft('media');
   const [submitter, setSubmitter] = useState(NO_SUBMITTER);
+  const [captions, setCaptionsFile] = useState<ChosenCaptions | null>(null);
   const running = useRef<AbortController | null>(null);
 
   useEffect(() => () => running.current?.abort(), []);
@@ -95,11 +98,27 @@ function SubmitMediaPage() {
     removeFile();
     setAbout(NO_ABOUT);
     setSubmitter(NO_SUBMITTER);
+    setCaptionsFile(null);
   }
 
   const submit = useSubmitMedia({
-    onSuccess: () => {
+    onSuccess: async (saved) => {
+      // the track goes with the message it captions; the message is kept even if the track is refused
+      const track = saved.mediaType === 'video' ? captions : null;
+      const refused =
+        track &&
+        (await setCaptions(saved.id, track.text).then(
+          () => null,
+          (error: unknown) => error,
+        ));
       toast({ title: 'Success!', description: 'Your media has been submitted and is pending approval.' });
+      if (refused) {
+        toast({
+          title: 'Your captions were not added',
+          description: serverMessageOf(refused) ?? 'Please try again later.',
+          variant: 'destructive',
+        });
+      }
       reset();
     },
     onError: (error) => {
@@ -158,6 +177,11 @@ function SubmitMediaPage() {
           placeholders={{ title: 'Give your message a name', description: 'What is it about?' }}
           submitter={submitter}
           onSubmitter={setSubmitter}
+          more={
+            uploaded?.mediaType !== 'audio' && (
+              <CaptionsPicker chosen={captions} onChange={setCaptionsFile} disabled={submit.isPending} />
+            )
+          }
         />
 
         <button

@@ -52,6 +52,7 @@ export function MontagePanel() {
         </div>
       )}
       {status.state === 'ready' && (
+        // oxlint-disable-next-line jsx-a11y/media-has-caption -- the film joins the clips' pictures and sound, not their tracks
         <video
           src="/api/montage.mp4"
           controls

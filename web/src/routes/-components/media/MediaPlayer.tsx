@@ -8,7 +8,7 @@ const RETRY_DELAY_MS = 1000;
 const MAX_RETRIES = 3;
 
 interface MediaPlayerProps {
-  media: Pick<Media, 'id' | 'mediaType' | 'mediaData' | 'thumbnailUrl' | 'title'>;
+  media: Pick<Media, 'id' | 'mediaType' | 'mediaData' | 'thumbnailUrl' | 'title' | 'captionsUrl'>;
   className?: string;
   /** The slideshow's playback: starts by itself (muted for video, as browsers allow), holds while paused. */
   autoPlay?: boolean;
@@ -64,6 +64,7 @@ export function MediaPlayer({
 
   if (media.mediaType === 'video') {
     return (
+      // oxlint-disable-next-line jsx-a11y/media-has-caption -- the track below comes when its sender or an admin gave one
       <video
         ref={player}
         controls
@@ -79,11 +80,14 @@ export function MediaPlayer({
         className={`w-full bg-black ${className}`}
       >
         {sources}
+        {/* its sender's or an admin's words (decision 123), shown from the start: the room may have no sound */}
+        {media.captionsUrl && <track kind="captions" src={media.captionsUrl} label="Captions" default />}
         Your browser cannot play this video.
       </video>
     );
   }
   return (
+    // oxlint-disable-next-line jsx-a11y/media-has-caption -- an audio message has no picture to caption; words go beside it
     <audio
       ref={player}
       controls

@@ -119,6 +119,7 @@ function Stage({ state, onStart, onStop }: { state: RecorderState; onStart: () =
         <RecordedVideo url={state.url} />
       ) : (
         <div className="mt-4 overflow-hidden rounded-xl bg-stone-900">
+          {/* oxlint-disable-next-line jsx-a11y/media-has-caption -- the guest's own recording, heard back before sending */}
           <audio src={state.url} controls aria-label="Your recording" className="w-full" />
         </div>
       );
@@ -136,6 +137,7 @@ function RecordedVideo({ url }: { url: string }) {
   return (
     <>
       <div className="mt-4 overflow-hidden rounded-xl bg-stone-900">
+        {/* oxlint-disable-next-line jsx-a11y/media-has-caption -- the guest's own recording, seen back before sending */}
         <video
           src={`${url}#t=0.1`}
           controls

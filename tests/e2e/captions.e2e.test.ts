@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
+import { makeTestMedia, removeTestMedia, type TestMediaName } from '../support/media.ts';
+import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+import { waitFor } from '../support/wait.ts';
+
+let t: TestServer;
+let browser: Browser;
+let files: Record<TestMediaName, string>;
+let track: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  browser = await launchChromium();
+  files = await makeTestMedia();
+  track = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vtt-')), 'wishes.vtt');
+  fs.writeFileSync(track, 'WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHappy birthday, Alex!\n');
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await removeTestMedia();
+});
+
+async function signedIn(password: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: t.url, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Enter Gallery' }).click();
+  await expect.poll(() => page.getByRole('heading', { name: 'Access Required' }).count()).toBe(0);
+  return page;
+}
+
+describe('captions (decision 123)', () => {
+  it('a caption track sent with a video message plays with the video on its page', async () => {
+    const page = await signedIn(PASSWORDS.guest);
+    await page.goto('/submit-media');
+    await page.getByLabel('Video or audio file').setInputFiles(files.mp4);
+    await expect
+      .poll(() => page.getByText('Upload successful', { exact: true }).count(), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    await page.getByLabel('Captions').setInputFiles(track);
+    await expect.poll(() => page.getByText('wishes.vtt').count()).toBe(1);
+    await page.getByLabel('Title').fill('Wishes with words');
+    await page.getByLabel('Name', { exact: true }).fill('Val Filmer');
+    await page.getByLabel('Email').fill('val@example.com');
+    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
+    await expect.poll(() => page.getByText('Your media has been submitted and is pending approval.').count()).toBe(1);
+
+    const admin = client(t.url, await t.login('admin'));
+    const [media] = (await admin('GET', '/api/admin/media/pending')).body as Array<{ id: number; captionsUrl: string }>;
+    expect(media?.captionsUrl).toBe(`/api/media/${media!.id}/captions`);
+    expect((await admin('PUT', `/api/media/${media!.id}/status`, { status: 'approved' })).status).toBe(200);
+    await waitFor(async () => (await admin('GET', `/api/media/${media!.id}`)).body.processing === false);
+
+    await page.goto(`/media/${media!.id}`);
+    const video = page.locator('video').first();
+    await expect.poll(() => video.count(), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.length ?? 0), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    const cue = await video.evaluate((v: HTMLVideoElement) => (v.textTracks[0]!.cues![0] as VTTCue).text);
+    expect(cue).toBe('Happy birthday, Alex!');
+    expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
+  });
+});
