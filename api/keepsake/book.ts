@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { printableJpeg } from '../images/index.ts';
+import { currentFilm } from '../montage/film.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { keepsakeItems, type KeepsakeItem } from './contents.ts';
 import { fontRuns, readsRightToLeft, visualRuns, type BookFont } from './fonts.ts';
-import type { KeepsakeDeps } from './keepsake.ts';
+import { MONTAGE_FILE, type KeepsakeDeps } from './keepsake.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -195,6 +196,21 @@ export async function writeKeepsakeBook(deps: KeepsakeDeps, out: Writable): Prom
     14,
     MUTED,
   );
+  // a book cannot play the film: it says where the zip keeps it (decision 125)
+  const film = await currentFilm(deps.pool);
+  if (film) {
+    const n = film.clips;
+    const length = `${Math.floor(film.durationSeconds / 60)} min ${Math.round(film.durationSeconds % 60)} s`;
+    doc.moveDown(2);
+    sayCentred(
+      doc,
+      used,
+      `With the film of everyone's messages: ${n} video ${n === 1 ? 'message' : 'messages'}, ${length},`,
+      11,
+      MUTED,
+    );
+    sayCentred(doc, used, `in the keepsake's zip as ${MONTAGE_FILE}.`, 11, MUTED);
+  }
 
   for await (const item of keepsakeItems(deps.pool)) {
     await Promise.race([itemPages(deps, doc, used, item), failed]);

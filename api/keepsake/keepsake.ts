@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import type pg from 'pg';
 import { exportNdjson } from '#events/export.ts';
+import { currentFilm, type Film } from '../montage/film.ts';
 import { strokesKey } from '../show/strokes.ts';
 import { BlobNotFound, type BlobStore } from '../storage/index.ts';
 import { keepsakeItems, keptStreams, leaveOutPrivate, type KeepsakeItem } from './contents.ts';
@@ -30,9 +31,13 @@ function builtAssets() {
   return { script, css: path.join(DIST, 'web', css) };
 }
 
+/** Where the montage is in the archive. */
+export const MONTAGE_FILE = 'files/montage.mp4';
+
 /** The keepsake's data.js: one line per item, pushed as it is read (classic script: file:// loads no JSON). */
 function dataScript(
   name: string,
+  montage: { file: string; clips: number; duration: number } | null,
   items: AsyncIterable<KeepsakeItem>,
   files: KeepsakeItem[],
   codePoints: Set<number>,
@@ -40,7 +45,7 @@ function dataScript(
   collectCodePoints(name, codePoints);
   return Readable.from(
     (async function* () {
-      yield `window.KEEPSAKE=${JSON.stringify({ name, madeAt: new Date().toISOString(), items: [] })};\n`;
+      yield `window.KEEPSAKE=${JSON.stringify({ name, madeAt: new Date().toISOString(), montage, items: [] })};\n`;
       for await (const item of items) {
         const { image, media, ...shown } = item;
         files.push({ ...item, comments: [] });
@@ -89,9 +94,21 @@ async function blob(blobs: BlobStore, key: string): Promise<NodeJS.ReadableStrea
 }
 
 /**
+ * The montage of everyone's video messages (CONTRACT §12), when a film of the videos approved now is
+ * ready: stored as it is served. A film replaced while the keepsake is made is left out, not half kept.
+ */
+async function addFilm(deps: KeepsakeDeps, zip: ZipStream, film: Film | undefined) {
+  const source = film && (await blob(deps.blobs, film.key));
+  if (!film || !source) return null;
+  await zip.add(MONTAGE_FILE, source, true);
+  return { file: MONTAGE_FILE, clips: film.clips, duration: film.durationSeconds };
+}
+
+/**
  * Writes the keepsake (CONTRACT §10, decision 091) to `out` as a zip, streamed: the pages, the items
  * one line each, every picture, recording and media file one after another, then the log twice (as
- * `log.ndjson`, and as `log.js` for verify.html), both cut at the same head. Returns the zip's size.
+ * `log.ndjson`, and as `log.js` for verify.html), both cut at the same head; first the montage, when
+ * one is ready (decision 125). Returns the zip's size.
  */
 export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<number> {
   const assets = builtAssets();
@@ -101,6 +118,7 @@ export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<
   await zip.add('keepsake.js', fs.createReadStream(assets.script));
   await zip.add('style.css', fs.createReadStream(assets.css));
 
+  const montage = await addFilm(deps, zip, await currentFilm(deps.pool));
   const kept = await keptStreams(deps.pool);
   const { rows } = await deps.pool.query<{ seq: string | null }>(`SELECT max(seq) AS seq FROM event_chain`);
   const head = Number(rows[0]!.seq ?? 0);
@@ -113,7 +131,7 @@ export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<
     }
   };
   const codePoints = new Set<number>();
-  await zip.add('data.js', dataScript(deps.name, withStrokes(keepsakeItems(deps.pool)), files, codePoints));
+  await zip.add('data.js', dataScript(deps.name, montage, withStrokes(keepsakeItems(deps.pool)), files, codePoints));
   // the fonts for the scripts the gallery's words are in, for a viewer whose machine lacks them
   await zip.add('fonts.css', fontsCss(webFontsFor(codePoints)));
 

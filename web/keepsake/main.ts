@@ -24,9 +24,15 @@ interface Item {
   strokes?: string;
   media?: { file: string; type: 'video' | 'audio'; mimeType: string; poster?: { file: string } };
 }
+/** The film of everyone's video messages, when one was ready (decision 125). */
+interface Montage {
+  file: string;
+  clips: number;
+  duration: number;
+}
 declare global {
   interface Window {
-    KEEPSAKE?: { name: string; madeAt: string; items: Item[] };
+    KEEPSAKE?: { name: string; madeAt: string; montage?: Montage | null; items: Item[] };
     KEEPSAKE_STROKES?: Record<number, StrokeRecording>;
     KEEPSAKE_LOG?: string[];
   }
@@ -142,6 +148,32 @@ function card(item: Item): HTMLElement {
   return article;
 }
 
+const messages = (n: number) => `${n} video ${n === 1 ? 'message' : 'messages'}`;
+const minutes = (seconds: number) => `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+
+/** The montage above the gallery, as the admin page shows it: a video that plays from the disk. */
+function montageSection(montage: Montage): HTMLElement {
+  const section = el('section', 'card mx-auto mb-8 max-w-6xl p-5 sm:p-6');
+  section.setAttribute('aria-labelledby', 'montage-heading');
+  const heading = el('h2', 'font-display text-2xl font-semibold', "The film of everyone's messages");
+  heading.id = 'montage-heading';
+  const about = el(
+    'p',
+    'mt-1 text-sm text-stone-600 dark:text-stone-400',
+    `${messages(montage.clips)}, ${minutes(montage.duration)}.`,
+  );
+  const player = el('video', 'mt-4 max-h-[70vh] w-full rounded-xl bg-black');
+  player.controls = true;
+  player.preload = 'metadata';
+  player.setAttribute('aria-label', 'The montage');
+  const source = el('source');
+  source.src = montage.file;
+  source.type = 'video/mp4';
+  player.append(source);
+  section.append(heading, about, player);
+  return section;
+}
+
 function showGallery() {
   const data = window.KEEPSAKE!;
   const main = document.getElementById('gallery')!;
@@ -149,6 +181,11 @@ function showGallery() {
   document.getElementById('title')!.textContent = `For ${data.name}`;
   document.getElementById('made')!.textContent =
     `${data.items.length} pieces, kept on ${new Date(data.madeAt).toLocaleDateString()}`;
+  if (data.montage) {
+    const wrap = el('div', 'px-4');
+    wrap.append(montageSection(data.montage));
+    main.before(wrap);
+  }
   for (const item of data.items) main.append(card(item));
 }
 
