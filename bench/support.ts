@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
 import { io as connect, type Socket } from 'socket.io-client';
 import { migrate } from '#db/migrate.ts';
 import type { LegacyEvent } from '#events/catalog.ts';
@@ -156,6 +157,36 @@ export function rssBytes(pid: number): number {
 export function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * The CPU seconds a local PostgreSQL cluster has used: the postmaster, its children (backends, WAL
+ * writer, checkpointer) and the children it has already reaped. Null when the cluster is not on this
+ * machine (DATABASE_URL elsewhere) or its files are not readable.
+ */
+export async function postgresCpu(pool: pg.Pool): Promise<(() => number) | null> {
+  try {
+    const { rows } = await pool.query<{ data_directory: string }>('SHOW data_directory');
+    const postmaster = Number(
+      fs.readFileSync(path.join(rows[0]!.data_directory, 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    return () => {
+      let ticks = 0;
+      for (const pid of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        try {
+          const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+          if (Number(pid) === postmaster) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+          else if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+        } catch {
+          // a backend that ended between the listing and the read: its time is in the parent's
+        }
+      }
+      return ticks / 100;
+    };
+  } catch {
+    return null;
+  }
 }
 
 /** Ends a child process started here and waits until it has exited. */

@@ -95,6 +95,65 @@ export function decodeRow(row: EventRow): RecordedEvent {
   } as RecordedEvent;
 }
 
+/** An event checked against its schema, with its tag under the log's key (decision 077). */
+interface PreparedEvent {
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  tag?: string;
+}
+
+/**
+ * One event at a known version: what nearly every command appends. A plain INSERT … SELECT, claimed
+ * when the stream stands at `expected` (0: must not exist yet); the unique (stream_id,
+ * stream_version) key refuses a second writer. Half the database's CPU of the general statement
+ * below, which unpacks a JSON array in a CTE (BENCHMARKS.md, "where the rest goes").
+ * Prepared once per connection: planning costs as much as running.
+ */
+function appendOne(streamId: string, expected: number, event: PreparedEvent, metadata: EventMetadata) {
+  return {
+    name: 'append-event',
+    text: `INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, tag)
+       SELECT $1, $2::bigint + 1, $3, $4, $5::jsonb, $6::jsonb, $7
+       WHERE $2::bigint = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = $2::bigint)
+       RETURNING position, stream_version`,
+    values: [
+      streamId,
+      expected,
+      event.type,
+      event.schemaVersion,
+      JSON.stringify(event.data),
+      JSON.stringify(metadata),
+      event.tag ?? null,
+    ],
+  };
+}
+
+/** Several events, or one at the end of the stream whatever its version ('any'). */
+function appendMany(
+  streamId: string,
+  expected: ExpectedVersion,
+  batch: readonly PreparedEvent[],
+  metadata: EventMetadata,
+) {
+  return {
+    // prepared once per connection: planning this statement costs as much as running it
+    name: 'append-events',
+    text: `WITH base AS (
+         SELECT coalesce($2::bigint, (SELECT max(stream_version) FROM events WHERE stream_id = $1), 0) AS version
+       ), claimed AS (
+         SELECT version FROM base
+         WHERE version = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = base.version)
+       )
+       INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, tag)
+       SELECT $1, c.version + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $4::jsonb, e.ev->>'tag'
+       FROM claimed c, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(ev, ord)
+       ORDER BY e.ord
+       RETURNING position, stream_version`,
+    values: [streamId, expected === 'any' ? null : expected, JSON.stringify(batch), JSON.stringify(metadata)],
+  };
+}
+
 /** The NOTIFY channel on which the store says the log grew; projection runners in every process listen. */
 export const WAKE_CHANNEL = 'tribute_events';
 
@@ -189,26 +248,15 @@ export class EventStore {
   async #insert(
     streamId: string,
     expected: ExpectedVersion,
-    batch: Array<{ type: string; schemaVersion: number; data: unknown; tag?: string }>,
+    batch: readonly PreparedEvent[],
     metadata: EventMetadata,
     db: Queryable,
   ) {
-    const { rows } = await db.query<{ position: number; stream_version: number }>({
-      // prepared once per connection: planning this statement costs as much as running it
-      name: 'append-events',
-      text: `WITH base AS (
-         SELECT coalesce($2::bigint, (SELECT max(stream_version) FROM events WHERE stream_id = $1), 0) AS version
-       ), claimed AS (
-         SELECT version FROM base
-         WHERE version = 0 OR EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_version = base.version)
-       )
-       INSERT INTO events (stream_id, stream_version, type, schema_version, data, metadata, tag)
-       SELECT $1, c.version + e.ord, e.ev->>'type', (e.ev->>'schemaVersion')::int, e.ev->'data', $4::jsonb, e.ev->>'tag'
-       FROM claimed c, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(ev, ord)
-       ORDER BY e.ord
-       RETURNING position, stream_version`,
-      values: [streamId, expected === 'any' ? null : expected, JSON.stringify(batch), JSON.stringify(metadata)],
-    });
+    const { rows } = await db.query<{ position: number; stream_version: number }>(
+      batch.length === 1 && expected !== 'any'
+        ? appendOne(streamId, expected, batch[0]!, metadata)
+        : appendMany(streamId, expected, batch, metadata),
+    );
     if (rows.length === 0) throw new StaleVersion(streamId, expected === 'any' ? -1 : expected);
     if (db === this.pool) this.#committed();
     else this.#appendedIn.add(db);
