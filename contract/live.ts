@@ -23,14 +23,19 @@ interface Positioned {
 }
 
 export type ShowState = 'idle' | 'running' | 'paused';
-/** What the show can point at: a submission, or the one mural (CONTRACT §8; decision 046). */
-export type ShowKind = Kind | 'mural';
+/** What the show can point at: a submission, the one mural (CONTRACT §8; decision 046) or the montage (§12; 125). */
+export type ShowKind = Kind | 'mural' | 'montage';
 export interface ShowItemRef {
   kind: ShowKind;
   id: number;
 }
 /** The mural as the show names it: there is one (decision 038), so its id is always 1. */
 export const MURAL_ITEM = { kind: 'mural', id: 1 } as const satisfies ShowItemRef;
+/** The film of everyone's video messages as the show names it: there is one, so its id is always 1. */
+export const MONTAGE_ITEM = { kind: 'montage', id: 1 } as const satisfies ShowItemRef;
+/** Whether the show's item is a submission (reacted to, looked up in the gallery), not the mural or the montage. */
+export const isSubmission = (ref: ShowItemRef): ref is ShowItemRef & { kind: Kind } =>
+  ref.kind !== MURAL_ITEM.kind && ref.kind !== MONTAGE_ITEM.kind;
 /** The reaction emoji, in the bar's order (CONTRACT §7). */
 export const REACTION_EMOJIS = ['👏', '❤️', '😂', '😮', '🎉', '🙏'] as const;
 export type ReactionEmoji = (typeof REACTION_EMOJIS)[number];

@@ -3,9 +3,10 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { SHOW_STREAM, showDecider, type ShowCommand } from '#events/show/show.ts';
 import { findItem, type Kind } from '#projections/catalog/items.ts';
 import { isInShow, readDeck } from '#projections/catalog/show.ts';
-import { MURAL_ITEM } from '#contract/live.ts';
+import { MONTAGE_ITEM, MURAL_ITEM } from '#contract/live.ts';
 import type { Deps } from '../deps.ts';
-import { notFound } from '../http/errors.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import { currentFilm } from '../montage/film.ts';
 import { KINDS } from '../kinds.ts';
 import { dateIn } from '../time.ts';
 
@@ -13,7 +14,7 @@ import { dateIn } from '../time.ts';
 export type ShowAction =
   | { action: 'start' | 'pause' | 'resume' | 'stop' }
   | { action: 'next' | 'prev'; from?: number }
-  | { action: 'goto' | 'queue'; kind: Kind | typeof MURAL_ITEM.kind; id?: number };
+  | { action: 'goto' | 'queue'; kind: Kind | typeof MURAL_ITEM.kind | typeof MONTAGE_ITEM.kind; id?: number };
 
 /**
  * Drives the show (CONTRACT §7): one command on its stream. The request's metadata is asked for only
@@ -42,6 +43,12 @@ async function commandFor(deps: Deps, input: ShowAction): Promise<ShowCommand> {
         // the mural can always be shown, open, locked or frozen: it is there from the start
         if ((input.id ?? MURAL_ITEM.id) !== MURAL_ITEM.id) throw notFound('Mural');
         return { type: input.action, item: MURAL_ITEM, approved: true };
+      }
+      if (input.kind === MONTAGE_ITEM.kind) {
+        // only a film of the videos approved now, the one /api/montage.mp4 serves (decision 125)
+        if ((input.id ?? MONTAGE_ITEM.id) !== MONTAGE_ITEM.id) throw notFound('Montage');
+        if (!(await currentFilm(deps.pool))) throw new HttpError(409, 'The montage is not ready');
+        return { type: input.action, item: MONTAGE_ITEM, approved: true };
       }
       return submissionCommand(deps, input.action, { kind: input.kind, id: input.id! });
     case 'next':

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { Emoji } from '#events/show/show.ts';
 import { readShowAnswer } from '#projections/catalog/show.ts';
-import { MURAL_ITEM } from '#contract/live.ts';
+import { isSubmission, MONTAGE_ITEM, MURAL_ITEM } from '#contract/live.ts';
 import { isAdmin, requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
@@ -28,11 +28,16 @@ const ShowInput = z.discriminatedUnion(
     z
       .object({
         action: z.enum(['goto', 'queue']),
-        kind: z.enum([...KIND_NAMES, MURAL_ITEM.kind], { error: 'Kind must be artwork, story, media or mural' }),
-        // the mural is one: its id may be left out (decision 046)
+        kind: z.enum([...KIND_NAMES, MURAL_ITEM.kind, MONTAGE_ITEM.kind], {
+          error: 'Kind must be artwork, story, media, mural or montage',
+        }),
+        // the mural and the montage are one each: their id may be left out (decisions 046, 125)
         id: z.number({ error: 'Id is required' }).int().positive('Id is required').optional(),
       })
-      .refine((i) => i.kind === MURAL_ITEM.kind || i.id !== undefined, { error: 'Id is required', path: ['id'] }),
+      .refine((i) => !isSubmission({ kind: i.kind, id: 1 }) || i.id !== undefined, {
+        error: 'Id is required',
+        path: ['id'],
+      }),
   ],
   { error: 'Action must be start, next, prev, pause, resume, goto, queue or stop' },
 );

@@ -13,8 +13,14 @@ export const reactionStream = (kind: ItemKind, id: number) => `reactions-${kind}
 export const Emoji = z.enum(REACTION_EMOJIS);
 export type Emoji = z.infer<typeof Emoji>;
 
-/** A submission, or the mural (`{ kind: 'mural', id: 1 }`, decision 046), which the show can also put up. */
-const ShowItem = z.object({ kind: z.enum([...ItemKind.options, 'mural']), id: z.number().int().positive() });
+/**
+ * A submission, or what the show can also put up: the mural (`{ kind: 'mural', id: 1 }`, decision 046)
+ * and the montage (`{ kind: 'montage', id: 1 }`, decision 125).
+ */
+const ShowItem = z.object({
+  kind: z.enum([...ItemKind.options, 'mural', 'montage']),
+  id: z.number().int().positive(),
+});
 export type ShowItem = z.infer<typeof ShowItem>;
 const Items = z.array(ShowItem);
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import {
-  MURAL_ITEM,
+  isSubmission,
   type ReactionCounts,
   type ShowAnswer,
   type ShowItemRef,
@@ -76,16 +76,16 @@ export async function readShowAnswer(db: Queryable): Promise<ShowAnswer> {
   };
 }
 
-/** Of the deck's items, those the catalog still holds: a withdrawn or deleted one is skipped (decision 089). */
+/** Of the deck's items, those the catalog still holds: a withdrawn or deleted one is skipped (decision 089); the mural and the montage stay. */
 async function stillThere(db: Queryable, items: ShowItemRef[]): Promise<ShowItemRef[]> {
-  const submissions = items.filter((i) => i.kind !== MURAL_ITEM.kind);
+  const submissions = items.filter(isSubmission);
   if (submissions.length === 0) return items;
   const { rows } = await db.query<{ kind: string; id: number }>(
     `SELECT kind, id::int AS id FROM catalog_items WHERE (kind, id) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))`,
     [submissions.map((i) => i.kind), submissions.map((i) => i.id)],
   );
   const held = new Set(rows.map((r) => `${r.kind}-${r.id}`));
-  return items.filter((i) => i.kind === MURAL_ITEM.kind || held.has(`${i.kind}-${i.id}`));
+  return items.filter((i) => !isSubmission(i) || held.has(`${i.kind}-${i.id}`));
 }
 
 /** Every approved item in the reveal's order of `day` (the gallery's order of the day), as the show's list. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { MURAL_ITEM, type ReactionCounts, type ShowItemRef, type ShowStatus } from '#contract/live.ts';
+import { MONTAGE_ITEM, MURAL_ITEM, type ReactionCounts, type ShowItemRef, type ShowStatus } from '#contract/live.ts';
 import { readShow } from './show.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -36,7 +36,12 @@ export async function readShowWithTotals(db: Queryable): Promise<ShowWithTotals>
     ...status,
     items: items.map((item) => {
       const row = found.get(`${item.kind}:${item.id}`);
-      const fallback = item.kind === MURAL_ITEM.kind ? 'The mural' : `${item.kind} ${item.id}`;
+      const fallback =
+        item.kind === MURAL_ITEM.kind
+          ? 'The mural'
+          : item.kind === MONTAGE_ITEM.kind
+            ? "The film of everyone's messages"
+            : `${item.kind} ${item.id}`;
       return { ...item, title: row?.title ?? fallback, reactions: row?.reactions ?? {} };
     }),
   };

@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Kind, ReactionEmoji, ShowAnswer, ShowItemRef } from '../../../contract/live.ts';
+import {
+  isSubmission,
+  type Kind,
+  type ReactionEmoji,
+  type ShowAnswer,
+  type ShowItemRef,
+} from '../../../contract/live.ts';
 import { api } from '../lib/api.ts';
 
 export type {
@@ -10,7 +16,7 @@ export type {
   ShowState,
   ShowStatus,
 } from '../../../contract/live.ts';
-export { MURAL_ITEM, REACTION_EMOJIS } from '../../../contract/live.ts';
+export { MONTAGE_ITEM, MURAL_ITEM, REACTION_EMOJIS } from '../../../contract/live.ts';
 
 export type ShowAction =
   | { action: 'start' | 'pause' | 'resume' | 'stop' }
@@ -18,9 +24,9 @@ export type ShowAction =
   | { action: 'next' | 'prev'; from?: number }
   | { action: 'goto' | 'queue'; kind: ShowItemRef['kind']; id: number };
 
-/** A submission the show points at (the mural takes no reactions). */
+/** A submission the show points at (the mural and the montage take no reactions). */
 export type ReactableRef = ShowItemRef & { kind: Kind };
-export const isReactable = (ref: ShowItemRef): ref is ReactableRef => ref.kind !== 'mural';
+export const isReactable = (ref: ShowItemRef): ref is ReactableRef => isSubmission(ref);
 
 export const showKeys = { status: ['show'] as const };
 

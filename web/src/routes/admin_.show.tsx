@@ -4,7 +4,8 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { getSession, useSession } from '../lib/session.ts';
 import { useShowFollowers } from '../live/following.ts';
 import { revealQueryOptions } from '../queries/reveal.ts';
-import { MURAL_ITEM, showQueryOptions, useShowAction } from '../queries/show.ts';
+import { montageQueryOptions } from '../queries/montage.ts';
+import { MONTAGE_ITEM, MURAL_ITEM, showQueryOptions, useShowAction } from '../queries/show.ts';
 import { Spinner } from '../components/Spinner.tsx';
 import { useShowItem } from './-components/show/useShow.ts';
 import { AllItems, notInShow } from './-components/presenter/AllItems.tsx';
@@ -58,11 +59,13 @@ function Presenter() {
   const awake = useWakeLock();
   useWaitingInTitle(useWaitingForReview());
   const current = useShowItem(data?.current ?? null, deck.data?.items);
+  const montageReady = useQuery(montageQueryOptions()).data?.state === 'ready';
 
   if (show.isPending) return <Spinner className="mx-auto mt-24 h-10 w-10 text-amber-600" />;
   if (!data) return <p className="p-8 text-center">Failed to load the show. Please try refreshing the page.</p>;
 
   const onMural = data.current?.kind === MURAL_ITEM.kind;
+  const onMontage = data.current?.kind === MONTAGE_ITEM.kind;
   const busy = action.isPending;
   const act = action.mutate;
 
@@ -110,6 +113,17 @@ function Presenter() {
           >
             {onMural ? 'The mural is on every screen' : 'Show the mural'}
           </button>
+          {/* only the film of the videos approved now, as /api/montage.mp4 serves it (decision 125) */}
+          {(montageReady || onMontage) && (
+            <button
+              type="button"
+              disabled={busy || onMontage}
+              onClick={() => act({ action: 'goto', ...MONTAGE_ITEM })}
+              className="h-12 w-full rounded-xl border-2 border-amber-500 bg-amber-50 font-semibold text-amber-900 active:scale-[0.98] disabled:opacity-50 dark:bg-stone-900 dark:text-amber-200"
+            >
+              {onMontage ? 'The montage is on every screen' : 'Show the montage'}
+            </button>
+          )}
 
           <UpNext show={data} deck={deck.data?.items} busy={busy} act={act} />
           <AllItems others={notInShow(deck.data?.items, data)} busy={busy} act={act} />

@@ -13,6 +13,7 @@ import { SLIDE_MS, slideCaption } from './-components/reveal/slideshow.ts';
 import { useFullscreen, useRevealKeys } from './-components/reveal/useRevealKeys.ts';
 import { useSlideshow, type Slideshow } from './-components/reveal/useSlideshow.ts';
 import { FloatingReactions } from './-components/show/FloatingReactions.tsx';
+import { ShowMontage } from './-components/show/ShowMontage.tsx';
 import { StrokeReplay } from './-components/show/StrokeReplay.tsx';
 import { ReactionBar, ReactionTotals } from './-components/show/ReactionBar.tsx';
 import { isLive, useShow, useShowItem } from './-components/show/useShow.ts';
@@ -46,6 +47,8 @@ function RevealPage() {
   const following = isLive(live) ? live : undefined;
   const showItem = useShowItem(following?.current ?? null, deck.data?.items);
   const onMural = following?.current.kind === 'mural';
+  const onMontage = following?.current.kind === 'montage';
+  const special = onMural ? MURAL_CAPTION : onMontage ? MONTAGE_CAPTION : undefined;
   const admin = getSession().admin;
   const act = (action: 'next' | 'prev' | 'pause' | 'resume') => () => {
     const from = action === 'next' || action === 'prev' ? { from: following?.index } : {};
@@ -119,6 +122,14 @@ function RevealPage() {
               <ShowMural />
             </Suspense>
           </div>
+        ) : following && onMontage ? (
+          <div
+            key={`show:${following.index}:montage`}
+            data-slide="montage:1"
+            className="flex h-full w-full items-center justify-center motion-safe:animate-slide-in"
+          >
+            <ShowMontage paused={show.paused} />
+          </div>
         ) : following && !show.item ? (
           showItem.missing ? (
             <Message title="This item is no longer in the gallery" text="The presenter will move on in a moment." />
@@ -149,7 +160,7 @@ function RevealPage() {
 
       <footer className="flex flex-col gap-4 px-4 pb-5 sm:flex-row sm:items-end sm:justify-between sm:gap-8 sm:px-8 sm:pb-7">
         <div className="min-w-0">
-          <Caption show={show} count={count} following={following} onMural={onMural} />
+          <Caption show={show} count={count} following={following} special={special} />
           {following && show.item && (
             <ReactionTotals className="mt-2" totals={(show.item as ItemView & ShowTotals).reactions} />
           )}
@@ -182,7 +193,11 @@ function RevealPage() {
 
       {/* Always mounted, so screen readers hear each change. */}
       <p aria-live="polite" aria-atomic="true" className="sr-only">
-        {onMural ? 'The group mural, drawn live by everyone' : announcement(show, count)}
+        {onMural
+          ? 'The group mural, drawn live by everyone'
+          : special
+            ? `${special.title}, by ${special.by}`
+            : announcement(show, count)}
       </p>
 
       {following && <FloatingReactions item={following.current} />}
@@ -215,12 +230,14 @@ const isDrawing = (item: ItemView): item is Extract<ItemView, { kind: 'artwork' 
 type ShowTotals = { reactions?: Partial<Record<string, number>> };
 
 const MURAL_CAPTION = { title: 'The group mural', by: 'everyone, live', kind: 'Mural' };
+const MONTAGE_CAPTION = { title: "The film of everyone's messages", by: 'everyone', kind: 'Montage' };
+type Special = typeof MURAL_CAPTION | typeof MONTAGE_CAPTION;
 
 /** The slide's title and maker, and its place in the deck. */
-function Caption(props: { show: Slideshow; count: number; following?: ShowAnswer; onMural: boolean }) {
-  const { show, count, following, onMural } = props;
-  if (!show.item && !onMural) return <div />;
-  const { title, by, kind } = onMural ? MURAL_CAPTION : slideCaption(show.item!);
+function Caption(props: { show: Slideshow; count: number; following?: ShowAnswer; special?: Special }) {
+  const { show, count, following, special } = props;
+  if (!show.item && !special) return <div />;
+  const { title, by, kind } = special ?? slideCaption(show.item!);
   const place = show.place === null ? '' : ` ${show.place} of ${count}`;
   return (
     <div className="min-w-0">

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useLiveMessages } from '../../../live/connection.ts';
-import { MURAL_ITEM, type ShowAnswer } from '../../../queries/show.ts';
+import type { ShowAnswer } from '../../../queries/show.ts';
 import { ReactionTotals } from '../show/ReactionBar.tsx';
-import { ItemLine, keyOf, MuralLine } from './ItemLine.tsx';
+import { isSpecial, ItemLine, keyOf, SpecialLine } from './ItemLine.tsx';
 import type { ItemView } from '../../../../../contract/views.ts';
 
 type Totals = Partial<Record<string, number>>;
@@ -28,21 +28,21 @@ export function NowShowing({
   current: { item: ItemView | undefined; missing: boolean };
   liveTotals: Record<string, Totals>;
 }) {
-  const onMural = show.current?.kind === MURAL_ITEM.kind;
+  const special = isSpecial(show.current) ? show.current.kind : undefined;
   const totals = current.item ? (liveTotals[keyOf(current.item)] ?? current.item.reactions) : undefined;
   return (
     <section aria-label="Now showing" className="rounded-2xl bg-white p-4 shadow-sm dark:bg-stone-900">
       <p className="text-xs font-semibold tracking-wide text-stone-500 uppercase dark:text-stone-400">
         Now showing · {show.index + 1} of {show.total}
       </p>
-      {onMural ? (
-        <MuralLine large testId="presenter-current" />
+      {special ? (
+        <SpecialLine kind={special} large testId="presenter-current" />
       ) : current.item ? (
         <ItemLine item={current.item} large testId="presenter-current" />
       ) : (
         <p className="mt-1 text-stone-500">{current.missing ? 'No longer in the gallery' : 'Loading…'}</p>
       )}
-      {!onMural && <ReactionTotals className="mt-3" totals={totals} />}
+      {!special && <ReactionTotals className="mt-3" totals={totals} />}
     </section>
   );
 }

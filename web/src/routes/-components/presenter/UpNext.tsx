@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { MURAL_ITEM, type ShowAction, type ShowAnswer } from '../../../queries/show.ts';
-import { ItemLine, keyOf, MuralLine } from './ItemLine.tsx';
+import type { ShowAction, ShowAnswer } from '../../../queries/show.ts';
+import { isSpecial, ItemLine, keyOf, SpecialLine } from './ItemLine.tsx';
 import { SmallButton } from './SmallButton.tsx';
 import type { ItemView } from '../../../../../contract/views.ts';
 
@@ -32,7 +32,7 @@ export function UpNext({
                 className="flex items-center gap-2 rounded-xl bg-white/70 p-2 dark:bg-stone-900/70"
               >
                 <div className="min-w-0 flex-1">
-                  {ref.kind === MURAL_ITEM.kind ? <MuralLine /> : item ? <ItemLine item={item} /> : keyOf(ref)}
+                  {isSpecial(ref) ? <SpecialLine kind={ref.kind} /> : item ? <ItemLine item={item} /> : keyOf(ref)}
                 </div>
                 <SmallButton disabled={busy} onClick={() => act({ action: 'goto', ...ref })}>
                   Show now
