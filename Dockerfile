@@ -23,7 +23,8 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/.data \
     FFMPEG_PATH=/usr/bin/ffmpeg \
-    FFPROBE_PATH=/usr/bin/ffprobe
+    FFPROBE_PATH=/usr/bin/ffprobe \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
