@@ -75,6 +75,10 @@ describe('one shape across the seam', () => {
       const text = read(file);
       const found: string[] = [];
       if (/'artwork'\s*\|\s*'story'\s*\|\s*'media'/.test(text)) found.push('the kind list');
+      // the kinds written out as a list, an option per kind, or the kind-to-URL table (itemKinds.ts builds them)
+      if (/['"]artwork['"]\s*,\s*['"]story['"]\s*,\s*['"]media['"]/.test(text)) found.push('the kind list');
+      if (/value=["']artwork["']/.test(text)) found.push('the kind list');
+      if (/artwork:\s*\{?\s*(?:\w+:\s*)?['"][^'"]*artworks['"]/.test(text)) found.push('the kind-to-URL table');
       if (/pending\??:\s*\{\s*artworks/.test(text)) found.push('the queue counts');
       // an object type with an item's or a comment's fields
       for (const [, name, body] of text.matchAll(/(?:interface\s+(\w+)[^{=]*|type\s+(?:\w+)\s*=\s*)\{([^{}]*)\}/g)) {

@@ -8,6 +8,7 @@ import type { MineChanged } from '../../../contract/mine.ts';
 import type { LiveMessage } from './sequence.ts';
 import { startLiveClient } from './client.ts';
 import { storyAuthor } from '../queries/stories.ts';
+import { ITEM_KINDS } from '../queries/itemKinds.ts';
 import { toast } from '../components/Toaster.tsx';
 import { LIVE_SOCKET_OPTIONS } from '../../../contract/liveSocket.ts';
 import type { ItemView, Kind } from '../../../contract/views.ts';
@@ -101,12 +102,11 @@ const MINE_NEWS = {
   }),
   withdrawn: (noun: string) => ({ title: `Your ${noun} was withdrawn`, description: 'It has been taken back.' }),
 };
-const NOUNS = { artwork: 'artwork', story: 'story', media: 'message' } as const;
 
 /** "Your artwork is in the gallery!": the sender hears what became of their item, wherever they are. */
 function announceMine(change: MineChanged) {
   if (change.status === 'pending') return;
-  toast(MINE_NEWS[change.status](NOUNS[change.kind]));
+  toast(MINE_NEWS[change.status](ITEM_KINDS[change.kind].sender));
 }
 
 interface LiveDebug {

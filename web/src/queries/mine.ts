@@ -3,6 +3,7 @@ import type { Contribution, ContributionText, MineAnswer } from '../../../contra
 import type { Kind } from '../../../contract/live.ts';
 import { api } from '../lib/api.ts';
 import type { MutationHandlers } from './handlers.ts';
+import { ITEM_KINDS } from './itemKinds.ts';
 
 export type { Contribution, ContributionText };
 
@@ -67,10 +68,8 @@ export function useWithdrawContribution(handlers: MutationHandlers<Contribution,
   });
 }
 
-const NOUN: Record<Kind, string> = { artwork: 'artwork', story: 'story', media: 'message' };
-
 /** The item as its sender calls it: "your artwork", "your story", "your message". */
-export const kindNoun = (kind: Kind) => NOUN[kind];
+export const kindNoun = (kind: Kind) => ITEM_KINDS[kind].sender;
 
 /** A name for the item in a list: its title, a story's first words, or what it is. */
 export function contributionName(item: Contribution): string {

@@ -7,6 +7,7 @@ import {
   type ShowItemRef,
 } from '../../../contract/live.ts';
 import { api } from '../lib/api.ts';
+import { itemPath } from './itemKinds.ts';
 
 export type {
   ReactionCounts,
@@ -40,9 +41,7 @@ export function showQueryOptions() {
 export const sendShowAction = (action: ShowAction) => api<ShowAnswer>('/api/show', { body: action });
 
 export const sendReaction = (item: ReactableRef, emoji: ReactionEmoji) =>
-  api<{ accepted: true }>(`${ITEM_API[item.kind]}/${item.id}/reactions`, { body: { emoji } });
-
-const ITEM_API = { artwork: '/api/artworks', story: '/api/stories', media: '/api/media' } as const;
+  api<{ accepted: true }>(`${itemPath(item.kind, item.id)}/reactions`, { body: { emoji } });
 
 /** The presenter's buttons: the show's answer replaces the cached state unless a newer one is there. */
 export function useShowAction({ onSuccess, onError }: { onSuccess: () => void; onError: (error: Error) => void }) {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { whoAmIOptions } from '../queries/audit.ts';
+import { isKind } from '../queries/itemKinds.ts';
 import { StaffHeader } from '../components/StaffHeader.tsx';
 import { ChainStatus } from './-components/audit/ChainStatus.tsx';
 import { ErasePanel } from './-components/audit/ErasePanel.tsx';
@@ -24,7 +25,7 @@ export interface AuditSearch {
 export const Route = createFileRoute('/audit')({
   validateSearch: (search: Record<string, unknown>): AuditSearch => {
     const tab = TABS.find((t) => t.id === search.tab)?.id;
-    const kind = ['artwork', 'story', 'media'].includes(String(search.kind)) ? String(search.kind) : undefined;
+    const kind = isKind(search.kind) ? search.kind : undefined;
     const id = Number(search.id);
     return { tab, kind, id: Number.isInteger(id) && id > 0 ? id : undefined };
   },

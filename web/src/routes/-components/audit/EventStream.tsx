@@ -3,6 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { EVENT_GROUPS } from '../../../../../contract/eventTypes.ts';
 import { eventStreamOptions, type EventFilters } from '../../../queries/audit.ts';
+import { ITEM_KINDS, KINDS } from '../../../queries/itemKinds.ts';
 import { describeActor, describeType, formatTime, itemOf, noteOf } from './describe.ts';
 import { Labelled, QueryError } from './parts.tsx';
 
@@ -48,9 +49,11 @@ export function EventStream() {
         <Labelled id="f-kind" label="Kind">
           <select id="f-kind" name="kind" className="field" defaultValue="">
             <option value="">Any</option>
-            <option value="artwork">Artworks</option>
-            <option value="story">Stories</option>
-            <option value="media">Media</option>
+            {KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {ITEM_KINDS[kind].Nouns}
+              </option>
+            ))}
           </select>
         </Labelled>
         <Labelled id="f-type" label="Type">

@@ -2,6 +2,7 @@ import { type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { itemHistoryOptions } from '../../../queries/audit.ts';
+import { ITEM_KINDS, KINDS } from '../../../queries/itemKinds.ts';
 import { describeActor, describeType, formatTime } from './describe.ts';
 import { Labelled, QueryError } from './parts.tsx';
 
@@ -27,9 +28,11 @@ export function ItemTimeline({ kind, id }: { kind?: string; id?: number }) {
       <form onSubmit={onSubmit} className="card flex flex-wrap items-end gap-3 p-4" aria-label="Find an item">
         <Labelled id="t-kind" label="Kind">
           <select id="t-kind" name="kind" className="field" defaultValue={kind ?? 'artwork'}>
-            <option value="artwork">Artwork</option>
-            <option value="story">Story</option>
-            <option value="media">Media</option>
+            {KINDS.map((k) => (
+              <option key={k} value={k}>
+                {ITEM_KINDS[k].Noun}
+              </option>
+            ))}
           </select>
         </Labelled>
         <Labelled id="t-id" label="Number">
