@@ -11,6 +11,29 @@ export const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v?.trim() ? v.trim() : null));
 
+/** An optional text of at most `max` characters, named in its messages; blank becomes null. */
+export const namedText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .max(max, `${label} must be ${max} characters or fewer`)
+    .nullish()
+    .transform((v) => (v?.trim() ? v.trim() : null));
+
+/** Spec §5: a story's words and its writer's name, with the story form's own messages. */
+export const storyFields = {
+  title: namedText('Title', 255),
+  content: z
+    .string({ error: 'Please write something before submitting' })
+    .trim()
+    .min(1, 'Please write something before submitting')
+    .max(20_000, 'Your story is too long'),
+  authorName: z
+    .string({ error: 'Please enter your name' })
+    .trim()
+    .min(1, 'Please enter your name')
+    .max(255, 'Name must be 255 characters or fewer'),
+};
+
 /** A required email of at most 255 characters, refused with the form's own message. */
 export const emailField = (message: string) =>
   z

@@ -9,8 +9,7 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput, storageFull } from '../http/errors.ts';
 import { atLogPosition } from '../http/logPosition.ts';
 import { receiveMediaFile, type ReceivedFile } from '../http/multipart.ts';
-import { parseRange } from '../http/range.ts';
-import { sendStream } from '../http/sendStream.ts';
+import { sendRanged, sendStream } from '../http/sendStream.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { uploadBytesPerAddress } from '../limits/limits.ts';
 import { isStorageFull, StorageCapacity } from '../storage/capacity.ts';
@@ -169,21 +168,12 @@ export function mediaRoutes(deps: Deps) {
     const file = media.playable ?? media.file;
     const stat = await deps.blobs.stat(file.key);
     if (!stat) throw notFound('Media');
-    const range = parseRange(req.get('range'), stat.size);
-    res.set({ 'Accept-Ranges': 'bytes', 'Content-Type': file.contentType, 'Cache-Control': 'private, max-age=3600' });
-    if (range.kind === 'unsatisfiable') {
-      res.status(416).set('Content-Range', `bytes */${stat.size}`).end();
-      return;
-    }
-    const part = range.kind === 'part' ? { start: range.start, end: range.end } : undefined;
-    if (part) res.status(206).set('Content-Range', `bytes ${part.start}-${part.end}/${stat.size}`);
-    res.set('Content-Length', String(part ? part.end - part.start + 1 : stat.size));
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    const body = await deps.blobs.read(file.key, part);
-    sendStream(body, res);
+    await sendRanged(req, res, {
+      size: stat.size,
+      contentType: file.contentType,
+      cacheControl: 'private, max-age=3600',
+      read: (part) => deps.blobs.read(file.key, part),
+    });
   });
 
   async function sendBlob(res: Response, key: string, contentType: string) {

@@ -6,45 +6,22 @@ import type { Kind } from '#projections/catalog/items.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, parseInput } from '../http/errors.ts';
-import { artistName } from '../http/fields.ts';
+import { artistName, namedText, storyFields } from '../http/fields.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { KIND_NAMES, KINDS } from '../kinds.ts';
 import { editContribution, withdrawContribution } from './commands.ts';
 
-/** An optional text of at most `max` characters, named in its messages; blank becomes null. */
-const words = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .max(max, `${label} must be ${max} characters or fewer`)
-    .nullish()
-    .transform((v) => (v?.trim() ? v.trim() : null));
-
 /** The words a sender may change, with the submission forms' own messages (spec §5). */
 const WorkEdit = z
   .object({
-    title: words('Title', 255),
-    description: words('Description', 5000),
-    tags: words('Tags', 1000),
+    title: namedText('Title', 255),
+    description: namedText('Description', 5000),
+    tags: namedText('Tags', 1000),
     artistName,
   })
   .partial()
   .strict();
-const StoryEdit = z
-  .object({
-    title: words('Title', 255),
-    content: z
-      .string({ error: 'Please write something before submitting' })
-      .trim()
-      .min(1, 'Please write something before submitting')
-      .max(20_000, 'Your story is too long'),
-    authorName: z
-      .string({ error: 'Please enter your name' })
-      .trim()
-      .min(1, 'Please enter your name')
-      .max(255, 'Name must be 255 characters or fewer'),
-  })
-  .partial()
-  .strict();
+const StoryEdit = z.object(storyFields).partial().strict();
 
 const NOTHING = 'Send at least one of the fields to change';
 

@@ -3,8 +3,7 @@ import { Router } from 'express';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { parseRange } from '../http/range.ts';
-import { sendStream } from '../http/sendStream.ts';
+import { sendRanged } from '../http/sendStream.ts';
 import { currentFilm, montageStatus } from './film.ts';
 import { beginRun } from './montageRun.ts';
 
@@ -43,20 +42,12 @@ export function montageRoutes(deps: Deps) {
     if (!film) throw new HttpError(404, 'The montage is not ready');
     const stat = await deps.blobs.stat(film.key);
     if (!stat) throw new HttpError(404, 'The montage is not ready');
-    const range = parseRange(req.get('range'), stat.size);
-    res.set({ 'Accept-Ranges': 'bytes', 'Content-Type': 'video/mp4', 'Cache-Control': 'private, no-cache' });
-    if (range.kind === 'unsatisfiable') {
-      res.status(416).set('Content-Range', `bytes */${stat.size}`).end();
-      return;
-    }
-    const part = range.kind === 'part' ? { start: range.start, end: range.end } : undefined;
-    if (part) res.status(206).set('Content-Range', `bytes ${part.start}-${part.end}/${stat.size}`);
-    res.set('Content-Length', String(part ? part.end - part.start + 1 : stat.size));
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    sendStream(await deps.blobs.read(film.key, part), res);
+    await sendRanged(req, res, {
+      size: stat.size,
+      contentType: 'video/mp4',
+      cacheControl: 'private, no-cache',
+      read: (part) => deps.blobs.read(film.key, part),
+    });
   });
 
   return router;

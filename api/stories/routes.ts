@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { nextId } from '#db/ids.ts';
 import { handleCommand } from '#events/handle.ts';
 import { storyDecider, storyStream } from '#events/stories/story.ts';
 import { findItem, findItemAt, listVisible, toView } from '#projections/catalog/items.ts';
@@ -7,28 +8,14 @@ import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
-import { emailField } from '../http/fields.ts';
+import { emailField, storyFields } from '../http/fields.ts';
 import { atLogPosition } from '../http/logPosition.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 
 /** Spec §5 story schema, with its messages; CONTRACT: title, author and email up to 255 characters. */
 export const StorySubmission = z
   .object({
-    title: z
-      .string({ error: 'Title must be text' })
-      .max(255, 'Title must be 255 characters or fewer')
-      .nullish()
-      .transform((v) => (v?.trim() ? v.trim() : null)),
-    content: z
-      .string({ error: 'Please write something before submitting' })
-      .trim()
-      .min(1, 'Please write something before submitting')
-      .max(20_000, 'Your story is too long'),
-    authorName: z
-      .string({ error: 'Please enter your name' })
-      .trim()
-      .min(1, 'Please enter your name')
-      .max(255, 'Name must be 255 characters or fewer'),
+    ...storyFields,
     email: emailField('Please enter a valid email address').nullish(),
     isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).optional().default(false),
   })
@@ -47,8 +34,7 @@ export function storyRoutes(deps: Deps) {
   router.post('/stories', async (req, res) => {
     const input = parseInput(StorySubmission, req.body);
     const metadata = await metadataFor(req, deps.personal);
-    const { rows } = await pool.query<{ id: number }>(`SELECT nextval('story_ids')::int AS id`);
-    const storyId = rows[0]!.id;
+    const storyId = await nextId(pool, 'story_ids');
     const { lastPosition } = await store.transaction(async (tx) => {
       const stream = storyStream(storyId);
       // anonymous work belongs to no one: erasing its writer leaves it, with nothing to link it to them
