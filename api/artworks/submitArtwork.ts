@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nextId } from '#db/ids.ts';
 import { artworkStream } from '#events/artworks/artwork.ts';
 import { artworkDecider } from '#events/artworks/decide.ts';
 import { handleCommand } from '#events/handle.ts';
@@ -57,8 +58,7 @@ export async function submitArtwork(
     throw error;
   });
   if (recording) await holdRecordingToImage(recording, image);
-  const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('artwork_ids')::int AS id`);
-  const artworkId = rows[0]!.id;
+  const artworkId = await nextId(deps.pool, 'artwork_ids');
   const key = `artworks/${artworkId}/original.${image.extension}`;
   await deps.blobs.put(key, image.buffer, { contentType: image.contentType });
   let position: number | undefined;

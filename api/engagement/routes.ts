@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { nextId } from '#db/ids.ts';
 import {
   commentDecider,
   commentStream,
@@ -106,8 +107,7 @@ export function engagementRoutes(deps: Deps) {
     router.post(`${base}/comments`, async (req, res) => {
       const input = parseInput(CommentInput, req.body);
       const item = await visibleItem(req, kind);
-      const { rows } = await pool.query<{ id: number }>(`SELECT nextval('comment_ids')::int AS id`);
-      const commentId = rows[0]!.id;
+      const commentId = await nextId(pool, 'comment_ids');
       const metadata = await metadataFor(req, deps.personal);
       const stream = commentStream(commentId);
       const { lastPosition } = await store.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type pg from 'pg';
 import { z } from 'zod';
+import { nextId } from '#db/ids.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import type { EventMetadata } from '#events/metadata.ts';
 import { handleCommand } from '#events/handle.ts';
@@ -74,8 +75,7 @@ export async function submitMedia(
   visitorId: string | undefined,
 ): Promise<{ mediaId: number; position: number | undefined }> {
   const key = uploadKeyOf(input.mediaData);
-  const { rows } = await deps.pool.query<{ id: number }>(`SELECT nextval('media_ids')::int AS id`);
-  const mediaId = rows[0]!.id;
+  const mediaId = await nextId(deps.pool, 'media_ids');
   const { lastPosition } = await deps.store.transaction(async (tx) => {
     const { rows: claimed } = await tx.query<{
       key: string;
