@@ -27,8 +27,8 @@ export function AltTextField({ value, onChange, noun }: AltTextFieldProps) {
       rows={2}
       optional
       maxLength={ALT_TEXT_MAX}
-      placeholder={`What does the ${noun} show? (for people who use a screen reader)`}
-      hint="Read aloud to anyone who cannot see the picture. Without it, its title is read."
+      placeholder={`What does the ${noun} show?`}
+      hint="Read aloud by screen readers to anyone who cannot see the picture. Without it, its title is read."
     />
   );
 }
