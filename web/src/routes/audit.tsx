@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { whoAmIOptions } from '../queries/audit.ts';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
+import { EVENT_WORDS } from '../../../contract/eventTypes.ts';
+import { whoAmIOptions, type EventFilters } from '../queries/audit.ts';
 import { isKind } from '../queries/itemKinds.ts';
 import { StaffHeader } from '../components/StaffHeader.tsx';
 import { ChainStatus } from './-components/audit/ChainStatus.tsx';
@@ -16,19 +17,38 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'travel', label: 'Time travel' },
 ];
 
-export interface AuditSearch {
+/**
+ * What the console shows, in its address, so a copied link opens the same view (decision 124): the
+ * tab, the item of the timeline (`kind`, `id`), the event stream's filters (`kind`, `type`, `actor`,
+ * `since`, `until`) and the time slider's seq (`at`). Anything not valid is left out, never an error.
+ */
+export interface AuditSearch extends Omit<EventFilters, 'kind'> {
   tab?: Tab;
+  /** one of the three kinds (the stream's filter, or the timeline's item) */
   kind?: string;
   id?: number;
+  at?: number;
+}
+
+const positive = (value: unknown, least: number) => {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isInteger(n) && n >= least ? n : undefined;
+};
+const instant = (value: unknown) =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+
+export function validateAuditSearch(search: Record<string, unknown>): AuditSearch {
+  const tab = TABS.find((t) => t.id === search.tab)?.id;
+  const kind = isKind(search.kind) ? search.kind : undefined;
+  const type = typeof search.type === 'string' && search.type in EVENT_WORDS ? search.type : undefined;
+  const actor = typeof search.actor === 'string' ? search.actor.trim().slice(0, 60) || undefined : undefined;
+  const found = { tab, kind, id: positive(search.id, 1), type, actor, since: instant(search.since) };
+  // every key named, undefined too: the router keeps a raw value of a key the route leaves out
+  return { ...found, until: instant(search.until), at: positive(search.at, 0) };
 }
 
 export const Route = createFileRoute('/audit')({
-  validateSearch: (search: Record<string, unknown>): AuditSearch => {
-    const tab = TABS.find((t) => t.id === search.tab)?.id;
-    const kind = isKind(search.kind) ? search.kind : undefined;
-    const id = Number(search.id);
-    return { tab, kind, id: Number.isInteger(id) && id > 0 ? id : undefined };
-  },
+  validateSearch: validateAuditSearch,
   component: AuditPage,
 });
 
@@ -54,7 +74,10 @@ function AuditPage() {
 
 function AuditConsole({ admin }: { admin: boolean }) {
   const search = Route.useSearch();
+  const navigate = useNavigate({ from: '/audit' });
   const tab = search.tab ?? (search.kind && search.id ? 'timeline' : 'events');
+  const { kind, type, actor, since, until } = search;
+  const filters: EventFilters = { kind: kind as EventFilters['kind'], type, actor, since, until };
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-10 sm:px-6">
       <StaffHeader title="Audit">Every change, who made it and when, checked link by link. Read only.</StaffHeader>
@@ -64,7 +87,13 @@ function AuditConsole({ admin }: { admin: boolean }) {
           <Link
             key={t.id}
             to="/audit"
-            search={t.id === 'timeline' ? { tab: t.id, kind: search.kind, id: search.id } : { tab: t.id }}
+            search={
+              t.id === 'timeline'
+                ? { tab: t.id, kind: search.kind, id: search.id }
+                : t.id === 'travel'
+                  ? { tab: t.id, at: search.at }
+                  : { tab: t.id, ...filters }
+            }
             aria-current={tab === t.id ? 'page' : undefined}
             className={`rounded-full px-4 py-2 text-sm font-semibold transition ${
               tab === t.id
@@ -76,9 +105,16 @@ function AuditConsole({ admin }: { admin: boolean }) {
           </Link>
         ))}
       </nav>
-      {tab === 'events' && <EventStream />}
+      {tab === 'events' && (
+        <EventStream filters={filters} onFilters={(next) => void navigate({ search: { tab: 'events', ...next } })} />
+      )}
       {tab === 'timeline' && <ItemTimeline kind={search.kind} id={search.id} />}
-      {tab === 'travel' && <TimeSlider />}
+      {tab === 'travel' && (
+        <TimeSlider
+          initialAt={search.at}
+          onAt={(at) => void navigate({ search: (prev) => ({ ...prev, tab: 'travel', at }), replace: true })}
+        />
+      )}
       {admin && <ErasePanel />}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { EVENT_GROUPS } from '../../../../../contract/eventTypes.ts';
@@ -8,10 +8,22 @@ import { describeActor, describeType, formatTime, itemOf, noteOf } from './descr
 import { Labelled, QueryError } from './parts.tsx';
 
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+/** An instant as a `datetime-local` field shows it, in this browser's time zone. */
+function toLocal(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+interface EventStreamProps {
+  /** the filters in force (the page's address holds them, decision 124) */
+  filters: EventFilters;
+  onFilters: (next: EventFilters) => void;
+}
 
 /** The log newest first, filtered by kind, type, actor and time, loading more as it scrolls. */
-export function EventStream() {
-  const [filters, setFilters] = useState<EventFilters>({});
+export function EventStream({ filters, onFilters }: EventStreamProps) {
   const stream = useInfiniteQuery(eventStreamOptions(filters));
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = stream;
@@ -30,7 +42,7 @@ export function EventStream() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
-    setFilters({
+    onFilters({
       kind: text('kind') as EventFilters['kind'],
       type: text('type'),
       actor: text('actor'),
@@ -45,9 +57,14 @@ export function EventStream() {
       <h2 id="stream-heading" className="sr-only">
         Event stream
       </h2>
-      <form onSubmit={onSubmit} className="card grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-6" aria-label="Filters">
+      <form
+        key={JSON.stringify(filters)}
+        onSubmit={onSubmit}
+        className="card grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-6"
+        aria-label="Filters"
+      >
         <Labelled id="f-kind" label="Kind">
-          <select id="f-kind" name="kind" className="field" defaultValue="">
+          <select id="f-kind" name="kind" className="field" defaultValue={filters.kind ?? ''}>
             <option value="">Any</option>
             {KINDS.map((kind) => (
               <option key={kind} value={kind}>
@@ -57,7 +74,7 @@ export function EventStream() {
           </select>
         </Labelled>
         <Labelled id="f-type" label="Type">
-          <select id="f-type" name="type" className="field" defaultValue="">
+          <select id="f-type" name="type" className="field" defaultValue={filters.type ?? ''}>
             <option value="">Any</option>
             {EVENT_GROUPS.map((group) => (
               <optgroup key={group.label} label={group.label}>
@@ -71,13 +88,32 @@ export function EventStream() {
           </select>
         </Labelled>
         <Labelled id="f-actor" label="Actor name">
-          <input id="f-actor" name="actor" className="field" maxLength={60} placeholder="e.g. Ada" />
+          <input
+            id="f-actor"
+            name="actor"
+            className="field"
+            maxLength={60}
+            placeholder="e.g. Ada"
+            defaultValue={filters.actor ?? ''}
+          />
         </Labelled>
         <Labelled id="f-since" label="From">
-          <input id="f-since" name="since" type="datetime-local" className="field" />
+          <input
+            id="f-since"
+            name="since"
+            type="datetime-local"
+            className="field"
+            defaultValue={toLocal(filters.since)}
+          />
         </Labelled>
         <Labelled id="f-until" label="To">
-          <input id="f-until" name="until" type="datetime-local" className="field" />
+          <input
+            id="f-until"
+            name="until"
+            type="datetime-local"
+            className="field"
+            defaultValue={toLocal(filters.until)}
+          />
         </Labelled>
         <div className="flex items-end">
           <button type="submit" className="btn-primary w-full">

@@ -16,12 +16,20 @@ function title(item: GalleryItemView): string {
   return item.kind === 'story' ? item.content.slice(0, 40) : `${item.kind} ${item.id}`;
 }
 
+interface TimeSliderProps {
+  /** the seq a shared link opened at (decision 124); the head when none */
+  initialAt?: number;
+  /** where the slider rests, for the page's address (not called on every step of a replay) */
+  onAt?: (at: number) => void;
+}
+
 /** The gallery, the show and the mural as they were at any seq, and a replay of a stretch of the log at 1x-60x. */
-export function TimeSlider() {
+export function TimeSlider({ initialAt, onAt }: TimeSliderProps) {
   const status = useQuery(chainStatusOptions());
   const head = status.data?.head?.seq ?? 0;
-  const [seq, setSeq] = useState<number | null>(null);
-  const at = seq ?? head;
+  const [seq, setSeq] = useState<number | null>(initialAt ?? null);
+  // a link to a seq beyond the head (another database, or a mistyped one) shows the head
+  const at = seq === null || !status.isSuccess ? (seq ?? head) : Math.min(seq, head);
   const gallery = useQuery({ ...galleryAtOptions(at), enabled: status.isSuccess });
   const [speed, setSpeed] = useState(15);
   const [playing, setPlaying] = useState(false);
@@ -72,6 +80,13 @@ export function TimeSlider() {
     // the replay runs on its own clock once started; the slider moving is its output
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- seq is where it starts, not a reason to restart
   }, [playing, speed]);
+
+  // the address follows where the slider rests, so a copied link opens here
+  const report = useRef(onAt);
+  report.current = onAt;
+  useEffect(() => {
+    if (!playing && seq !== null) report.current?.(seq);
+  }, [seq, playing]);
 
   const items = gallery.data?.items ?? [];
   return (
