@@ -40,6 +40,9 @@ describe('a media job that keeps failing', () => {
       }, 100_000);
       expect(dead.data.mediaId).toBe(7);
       expect(tries).toHaveLength(1 + RETRY.retryLimit);
+      // each retry waits out its backoff: retryDelay * 2^n, plus up to as much again of jitter
+      const gaps = tries.slice(1).map((at, n) => at - tries[n]!);
+      gaps.forEach((gap, n) => expect(gap).toBeGreaterThanOrEqual(RETRY.retryDelay * 1000 * 2 ** n - 50));
       const { rows } = await db.pool.query<{ name: string; retry_backoff: boolean; dead_letter: string | null }>(
         `SELECT name, retry_backoff, dead_letter FROM pgboss.queue WHERE name IN ('process-media', 'make-artwork-renditions', 'sweep-uploads') ORDER BY name`,
       );

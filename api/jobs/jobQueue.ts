@@ -38,6 +38,12 @@ const MEDIA_JOBS: readonly JobName[] = ['make-artwork-renditions', 'process-medi
  * rather than hammered.
  */
 export const RETRY = { retryLimit: 3, retryDelay: 2, retryBackoff: true, retryDelayMax: 300 } as const;
+/**
+ * How often a worker looks for due jobs that no NOTIFY announces: a retry whose backoff has passed.
+ * With NOTIFY on, pg-boss otherwise looks every 30 s, so each retry waited about 30 s rather than its
+ * 2, 4 or 8 s (docs/decisions/119). Every RETRY.retryDelay seconds, a cheap indexed fetch per queue.
+ */
+export const DUE_JOB_POLL_SECONDS = RETRY.retryDelay;
 /** A running job's worker refreshes its claim every half of this; pg-boss's minimum is 10. */
 const HEARTBEAT_SECONDS = 10;
 /** Jobs that run on a clock, in cron syntax. */
@@ -82,7 +88,8 @@ export class JobQueue {
         // A NOTIFY wakes one fetch of one job, and pg-boss then waits out its 30 s backstop poll: jobs
         // sent while this one ran would wait that long. After each job, look again at once instead.
         let workerId = '';
-        workerId = await boss.work<unknown>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
+        const polling = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: DUE_JOB_POLL_SECONDS };
+        workerId = await boss.work<unknown>(name, polling, async (jobs) => {
           try {
             for (const job of jobs) await handler(job.data);
           } finally {
