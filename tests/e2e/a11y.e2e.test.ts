@@ -1,17 +1,20 @@
 import fs from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, settled } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
-import { seeder, signedInContext } from '../support/seedGallery.ts';
+import { seeder } from '../support/seedGallery.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
  * Every screen, light and dark, at 1280x800 and 390x844: axe finds nothing serious or critical, and a
  * screenshot of each lands in test-results/screens/ for a person to look at.
+ *
+ * A screen is opened once per viewport and checked in both themes, switching the colour scheme the
+ * way a system setting does (the app's dark look is CSS only): a new page for each check cost most of
+ * this file's time (docs/test-times.md).
  */
-
 let t: TestServer;
 let birthday: TestServer;
 let browser: Browser;
@@ -31,6 +34,27 @@ interface Finding {
   summary: string;
 }
 const findings: Finding[] = [];
+
+/** Each role signed in once: the session cookie and the flags the app keeps, as signedInContext gives them. */
+const signIns: Partial<Record<'guest' | 'admin', Promise<BrowserContextOptions['storageState']>>> = {};
+function signIn(role: 'guest' | 'admin') {
+  signIns[role] ??= (async () => {
+    const context = await browser.newContext({ baseURL: t.url });
+    try {
+      const response = await context.request.post('/api/auth/login', { data: { password: PASSWORDS[role] } });
+      const { sessionToken } = (await response.json()) as { sessionToken: string };
+      const { cookies } = await context.storageState();
+      const flags = { isAuthenticated: 'true', sessionToken, ...(role === 'admin' ? { isAdmin: 'true' } : {}) };
+      return {
+        cookies,
+        origins: [{ origin: t.url, localStorage: Object.entries(flags).map(([name, value]) => ({ name, value })) }],
+      };
+    } finally {
+      await context.close();
+    }
+  })();
+  return signIns[role];
+}
 
 beforeAll(async () => {
   [t, birthday, browser] = await Promise.all([
@@ -83,7 +107,7 @@ interface Screen {
   /** A dialog over the page: photograph the viewport, not the whole page behind it. */
   dialog?: boolean;
   /** Opens the screen in a fresh context and returns something that is visible once it is ready. */
-  open(context: { theme: (typeof THEMES)[number]; viewport: (typeof VIEWPORTS)[keyof typeof VIEWPORTS] }): Promise<{
+  open(context: { viewport: (typeof VIEWPORTS)[keyof typeof VIEWPORTS] }): Promise<{
     page: Page;
     ready: Locator;
     close(): Promise<void>;
@@ -95,8 +119,9 @@ function signedIn(
   path: string | (() => string),
   ready: (page: Page) => Locator,
 ): Screen['open'] {
-  return async ({ theme, viewport }) => {
-    const { context, page } = await signedInContext(browser, t, role, { colorScheme: theme, viewport });
+  return async ({ viewport }) => {
+    const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn(role) });
+    const page = await context.newPage();
     await page.goto(typeof path === 'string' ? path : path());
     return { page, ready: ready(page), close: () => context.close() };
   };
@@ -107,8 +132,8 @@ function anonymous(
   ready: (page: Page) => Locator,
   setup?: (context: BrowserContext, page: Page) => Promise<void>,
 ): Screen['open'] {
-  return async ({ theme, viewport }) => {
-    const context = await browser.newContext({ baseURL: server().url, colorScheme: theme, viewport });
+  return async ({ viewport }) => {
+    const context = await browser.newContext({ baseURL: server().url, viewport });
     const page = await context.newPage();
     await page.goto('/');
     await setup?.(context, page);
@@ -174,8 +199,9 @@ const SCREENS: Screen[] = [
   {
     name: 'health-check',
     // The server answers /health-check itself (plain text for monitors); this is the app's own screen.
-    open: async ({ theme, viewport }) => {
-      const { context, page } = await signedInContext(browser, t, 'guest', { colorScheme: theme, viewport });
+    open: async ({ viewport }) => {
+      const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn('guest') });
+      const page = await context.newPage();
       await page.route('**/health-check', async (route) =>
         route.fulfill({ response: await route.fetch({ url: `${t.url}/` }) }),
       );
@@ -185,47 +211,53 @@ const SCREENS: Screen[] = [
   },
 ];
 
-describe.each(THEMES)('%s theme', (theme) => {
-  it.each(SCREENS.map((screen) => [screen.name, screen] as const))(
-    '%s: no serious or critical axe violations',
-    async (name, screen) => {
-      const serious: Finding[] = [];
-      for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-        const { page, ready, close } = await screen.open({ theme, viewport });
-        try {
-          await expect
-            .poll(() => ready.isVisible(), { timeout: 15_000 })
-            .toBe(true)
-            .catch(async (error: unknown) => {
-              await page.screenshot({ path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}-NOT-READY.png` });
-              throw error;
-            });
-          await page.waitForLoadState('networkidle').catch(() => undefined);
-          // Let entrance animations settle so the screenshot and the contrast checks see the final look.
-          await page.waitForTimeout(400);
-          await page.screenshot({
-            path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
-            fullPage: viewportName === 'desktop' && !screen.dialog,
-          });
-          const results = await new AxeBuilder({ page }).analyze();
-          for (const violation of results.violations) {
-            const finding: Finding = {
-              screen: name,
-              theme,
-              viewport: viewportName,
-              rule: violation.id,
-              impact: violation.impact,
-              targets: violation.nodes.map((node) => node.target.join(' ')),
-              summary: violation.help,
-            };
-            findings.push(finding);
-            if (violation.impact === 'serious' || violation.impact === 'critical') serious.push(finding);
-          }
-        } finally {
-          await close();
-        }
+describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (name, screen) => {
+  // one page per viewport, checked in both themes
+  const pages: Partial<Record<keyof typeof VIEWPORTS, Awaited<ReturnType<Screen['open']>>>> = {};
+  beforeAll(async () => {
+    for (const viewportName of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) {
+      const opened = await screen.open({ viewport: VIEWPORTS[viewportName] });
+      pages[viewportName] = opened;
+      await expect
+        .poll(() => opened.ready.isVisible(), { timeout: 15_000 })
+        .toBe(true)
+        .catch(async (error: unknown) => {
+          await opened.page.screenshot({ path: `${SCREENS_DIR}/${name}-${viewportName}-NOT-READY.png` });
+          throw error;
+        });
+      await opened.page.waitForLoadState('networkidle').catch(() => undefined);
+      // Let entrance animations settle so the screenshot and the contrast checks see the final look.
+      await opened.page.waitForTimeout(400);
+    }
+  });
+  afterAll(async () => {
+    for (const opened of Object.values(pages)) await opened.close();
+  });
+
+  it.each(THEMES)('%s theme: no serious or critical axe violations', async (theme) => {
+    const serious: Finding[] = [];
+    for (const viewportName of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) {
+      const { page } = pages[viewportName]!;
+      await page.emulateMedia({ colorScheme: theme });
+      await settled(page);
+      await page.screenshot({
+        path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
+        fullPage: viewportName === 'desktop' && !screen.dialog,
+      });
+      for (const violation of await axeViolations(page)) {
+        const finding: Finding = {
+          screen: name,
+          theme,
+          viewport: viewportName,
+          rule: violation.id,
+          impact: violation.impact,
+          targets: violation.nodes.map((node) => node.target.join(' ')),
+          summary: violation.help,
+        };
+        findings.push(finding);
+        if (violation.impact === 'serious' || violation.impact === 'critical') serious.push(finding);
       }
-      expect(serious).toEqual([]);
-    },
-  );
+    }
+    expect(serious).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
@@ -87,8 +87,7 @@ afterAll(async () => {
 async function axe(page: Page, label: string) {
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${SCREENS_DIR}/${label}.png`, fullPage: label.includes('desktop') });
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
+  return (await axeViolations(page))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
