@@ -218,9 +218,10 @@ describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (na
     for (const viewportName of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) {
       const opened = await screen.open({ viewport: VIEWPORTS[viewportName] });
       pages[viewportName] = opened;
-      await expect
-        .poll(() => opened.ready.isVisible(), { timeout: 15_000 })
-        .toBe(true)
+      // a locator's own wait: expect.poll belongs to a test, not a hook
+      await opened.ready
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 })
         .catch(async (error: unknown) => {
           await opened.page.screenshot({ path: `${SCREENS_DIR}/${name}-${viewportName}-NOT-READY.png` });
           throw error;
