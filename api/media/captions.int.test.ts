@@ -32,7 +32,11 @@ async function submit(name: 'mp4' | 'mp3'): Promise<number> {
   const type = name === 'mp4' ? 'video/mp4' : 'audio/mpeg';
   const form = new FormData();
   form.append('file', new Blob([fs.readFileSync(files[name])], { type }), `clip.${name}`);
-  const up = await fetch(`${t.url}/api/upload-direct`, { method: 'POST', headers: { 'x-session-token': token }, body: form });
+  const up = await fetch(`${t.url}/api/upload-direct`, {
+    method: 'POST',
+    headers: { 'x-session-token': token },
+    body: form,
+  });
   const uploaded = (await up.json()) as { path: string };
   const created = await sender('POST', '/api/media', {
     title: `A ${name}`,
@@ -118,8 +122,14 @@ describe('caption tracks (decision 123)', () => {
       body: { message: 'File too large' },
     });
     expect(await put(audio, VTT)).toMatchObject({ status: 400, body: { message: 'Captions are for video messages' } });
-    expect(await put(video, VTT, 'text/vtt', other)).toMatchObject({ status: 404, body: { message: 'Media not found' } });
-    expect(await put(999_999, VTT, 'text/vtt', admin)).toMatchObject({ status: 404, body: { message: 'Media not found' } });
+    expect(await put(video, VTT, 'text/vtt', other)).toMatchObject({
+      status: 404,
+      body: { message: 'Media not found' },
+    });
+    expect(await put(999_999, VTT, 'text/vtt', admin)).toMatchObject({
+      status: 404,
+      body: { message: 'Media not found' },
+    });
     expect(await written()).toEqual(before);
   });
 });
