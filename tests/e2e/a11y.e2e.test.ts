@@ -118,11 +118,14 @@ function signedIn(
   role: 'guest' | 'admin',
   path: string | (() => string),
   ready: (page: Page) => Locator,
+  /** what a person does on the page to reach the screen (a button that opens a panel) */
+  setup?: (page: Page) => Promise<void>,
 ): Screen['open'] {
   return async ({ viewport }) => {
     const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn(role) });
     const page = await context.newPage();
     await page.goto(typeof path === 'string' ? path : path());
+    await setup?.(page);
     return { page, ready: ready(page), close: () => context.close() };
   };
 }
@@ -188,6 +191,17 @@ const SCREENS: Screen[] = [
   { name: 'submit-story', open: signedIn('guest', '/submit-story', (page) => page.locator('main h1').first()) },
   { name: 'submit-media', open: signedIn('guest', '/submit-media', (page) => page.locator('main h1').first()) },
   { name: 'create', open: signedIn('guest', '/create', (page) => page.locator('main canvas').first()) },
+  {
+    name: 'record',
+    // the recorder's panel, the camera on (Chromium's test camera, tests/support/browser.ts)
+    open: signedIn(
+      'guest',
+      '/submit-media',
+      (page) => page.getByRole('button', { name: 'Start recording' }),
+      (page) => page.getByRole('button', { name: 'Record video' }).click(),
+    ),
+  },
+  { name: 'mural', open: signedIn('guest', '/mural', (page) => page.getByTestId('mural-canvas')) },
   { name: 'mine', open: signedIn('guest', '/mine', (page) => page.getByText('Nothing sent yet.')) },
   { name: 'admin', open: signedIn('admin', '/admin', (page) => page.getByRole('tab').first()) },
   {
