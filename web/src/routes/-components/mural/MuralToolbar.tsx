@@ -34,7 +34,7 @@ export function MuralToolbar({
               onClick={() => setPen({ tool: t })}
               className={`px-3 py-2 text-sm font-medium ${
                 tool === t
-                  ? 'bg-rose-500 text-white'
+                  ? 'bg-rose-700 text-white'
                   : 'bg-white text-stone-700 hover:bg-stone-100 dark:bg-stone-800 dark:text-stone-200 dark:hover:bg-stone-700'
               }`}
             >
