@@ -5,7 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
-import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+import { signedInContext } from '../support/seedGallery.ts';
+import { client, startTestServer, type TestServer } from '../support/server.ts';
 
 let t: TestServer;
 let browser: Browser;
@@ -24,20 +25,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedIn(password: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: t.url, viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Enter Gallery' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Access Required' }).count()).toBe(0);
-  return page;
+/** A guest's page, signed in through the API as the other e2e files do (the gate has tests of its own). */
+async function signedIn(): Promise<Page> {
+  return (await signedInContext(browser, t, 'guest', { viewport: { width: 1280, height: 900 } })).page;
 }
 
 describe('alt text (decision 122)', () => {
   it("an image's alt text, given on the upload form, reaches the gallery and the detail page", async () => {
     const described = 'Fifty candles on a chocolate cake in the office kitchen';
-    const page = await signedIn(PASSWORDS.guest);
+    const page = await signedIn();
     await page.goto('/submit');
     await page.locator('input[type="file"]').setInputFiles(photo);
     await page.getByLabel('Title').fill('The cake');

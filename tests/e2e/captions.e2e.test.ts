@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
+import { signedInContext } from '../support/seedGallery.ts';
 import { makeTestMedia, removeTestMedia, type TestMediaName } from '../support/media.ts';
-import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+import { client, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
 
 let t: TestServer;
@@ -26,19 +27,14 @@ afterAll(async () => {
   await removeTestMedia();
 });
 
-async function signedIn(password: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: t.url, viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/');
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Enter Gallery' }).click();
-  await expect.poll(() => page.getByRole('heading', { name: 'Access Required' }).count()).toBe(0);
-  return page;
+/** A guest's page, signed in through the API as the other e2e files do (the gate has tests of its own). */
+async function signedIn(): Promise<Page> {
+  return (await signedInContext(browser, t, 'guest', { viewport: { width: 1280, height: 900 } })).page;
 }
 
 describe('captions (decision 123)', () => {
   it('a caption track sent with a video message plays with the video on its page', async () => {
-    const page = await signedIn(PASSWORDS.guest);
+    const page = await signedIn();
     await page.goto('/submit-media');
     await page.getByLabel('Video or audio file').setInputFiles(files.mp4);
     await expect
