@@ -18,7 +18,6 @@ import { startMetricsServer } from './observability/metricsServer.ts';
 import { log } from './observability/logger.ts';
 import { instrumentJobs, measureLagFrom } from './observability/metrics.ts';
 import { PersonalData } from './personalData.ts';
-import { writeLiveMessages } from '#projections/live/outbox.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { ReactionCounter } from './show/reactions.ts';
 import { createBlobStore } from './storage/index.ts';
@@ -96,8 +95,6 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let keeper: SnapshotKeeper | undefined;
   if (working) {
     runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
-    // the catalog's live messages are written in its own batch transactions (docs/decisions/011)
-    runner.duringBatch('catalog', writeLiveMessages);
     // a catalog batch committed here is known here at once, before the outbox tail reads it (decision 028)
     runner.onCommitted((name, events) => name === 'catalog' && realtime.known.advance(events.at(-1)?.seq ?? 0));
     await runner.start();

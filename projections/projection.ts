@@ -14,4 +14,13 @@ export interface Projection {
   /** false for projections that must never be rebuilt from scratch (the hash chain). */
   rebuildable: boolean;
   apply(events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void>;
+  /**
+   * What open screens hear of a batch, written by the runner inside the batch's transaction after
+   * apply() and before the checkpoint moves, so the messages commit with the state they describe
+   * (the catalog's live outbox, decision 011). A rebuild, a check and an import fold without it.
+   */
+  live?: BatchHook;
 }
+
+/** Work done inside a projection's batch transaction, after its read-model writes and before its checkpoint moves. */
+export type BatchHook = (events: readonly RecordedEvent[], db: pg.PoolClient) => Promise<void>;

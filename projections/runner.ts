@@ -5,7 +5,9 @@ import type { Log } from '#db/log.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
 import { WAKE_CHANNEL, decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
 import { seal } from './chain/chainSealer.ts';
-import type { Projection } from './projection.ts';
+import type { BatchHook, Projection } from './projection.ts';
+
+export type { BatchHook };
 
 const BATCH = 500;
 
@@ -16,12 +18,6 @@ const BATCH = 500;
  * may hold more events and so other rows. Its flush also makes the links it folded durable.
  */
 const DERIVED = { derived: true };
-
-/**
- * Work done inside a projection's batch transaction, after its read-model writes and before its
- * checkpoint moves: the live outbox is written this way, so it commits with the state it describes.
- */
-export type BatchHook = (events: readonly RecordedEvent[], db: pg.PoolClient) => Promise<void>;
 
 /** Told of each batch once it has committed (benchmarks measure lag with it). */
 export type CommittedListener = (projection: string, events: readonly RecordedEvent[]) => void;
@@ -160,7 +156,7 @@ export class ProjectionRunner {
     this.#log = log;
   }
 
-  /** Runs `hook` inside every batch transaction of the named projection. */
+  /** Runs `hook` instead of the projection's own `live` inside each of its batch transactions (tests). */
   duringBatch(projection: string, hook: BatchHook) {
     this.#hooks.set(projection, hook);
   }
@@ -224,7 +220,8 @@ export class ProjectionRunner {
     let progressed = false;
     for (;;) {
       if (this.#stopped) return progressed;
-      const { read, applied } = await runBatch(this.#store, projection, BATCH, this.#hooks.get(projection.name));
+      const hook = this.#hooks.get(projection.name) ?? projection.live;
+      const { read, applied } = await runBatch(this.#store, projection, BATCH, hook);
       if (applied.length) for (const listener of this.#listeners) listener(projection.name, applied);
       progressed ||= read > 0;
       if (read < BATCH) return progressed;

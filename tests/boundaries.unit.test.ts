@@ -130,4 +130,10 @@ describe('one shape across the seam', () => {
     for (const file of files) visit(file, []);
     expect(circles).toEqual([]);
   });
+
+  it('a projection declares its live messages: no program joins an outbox to a projection by name', () => {
+    const program = [...LAYERS, 'scripts', 'bench'].flatMap(sources);
+    expect(program.filter((f) => /\.duringBatch\(/.test(read(f)))).toEqual([]);
+    expect(read('projections/catalog/catalogProjection.ts')).toMatch(/\blive:\s*writeLiveMessages\b/);
+  });
 });

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { DomainEvent } from '#events/catalog.ts';
 import { resolvePersonal, type Personal } from '#events/personal.ts';
 import type { RecordedEvent } from '#events/store.ts';
+import { writeLiveMessages } from '../live/outbox.ts';
 import type { Projection } from '../projection.ts';
 import { runsOf } from './runs.ts';
 import { artworkStatements } from './statements/artworks.ts';
@@ -56,4 +57,6 @@ export const catalogProjection: Projection = {
     const personalOf = await resolvePersonal(db, events);
     for (const run of runsOf(events)) await applyRun(run, db, personalOf);
   },
+  // what screens hear (projections/live/messages.ts), in the same transaction as the rows above
+  live: writeLiveMessages,
 };
