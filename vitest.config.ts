@@ -30,7 +30,8 @@ export default defineConfig({
         test: {
           name: 'int',
           include: ['{db,api,events,projections,scripts,tests}/**/*.int.test.ts'],
-          globalSetup: ['tests/support/postgresGlobalSetup.ts'],
+          // a PostgreSQL cluster per worker; the run's ffmpeg fixtures, made once (tests/support/media.ts)
+          globalSetup: ['tests/support/postgresGlobalSetup.ts', 'tests/support/mediaGlobalSetup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -45,8 +46,13 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           // No retry: a flake is a bug until proved otherwise (the last ones were a job queue that
           // stalled for 30 s and a seeder over the per-visitor limit).
-          // one PostgreSQL and one Chromium for the run (each file connects with launchChromium)
-          globalSetup: ['tests/support/postgresGlobalSetup.ts', 'tests/support/browserGlobalSetup.ts'],
+          // one PostgreSQL and one Chromium for the run (each file connects with launchChromium), and
+          // the run's ffmpeg fixtures, made once (tests/support/media.ts)
+          globalSetup: [
+            'tests/support/postgresGlobalSetup.ts',
+            'tests/support/browserGlobalSetup.ts',
+            'tests/support/mediaGlobalSetup.ts',
+          ],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

@@ -1,7 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runTool } from '#api/video/index.ts';
+import { inject } from 'vitest';
+import { mediaToolPaths, runTool } from '#api/video/index.ts';
 
 export type TestMediaName = 'mp4' | 'mov' | 'avi' | 'mp3' | 'wav' | 'm4a' | 'hls' | 'concat' | 'truncated' | 'text';
 
@@ -10,7 +12,8 @@ let madeIn: string | undefined;
 
 /**
  * Real media made with the same ffmpeg the adapter uses (3 s of test pattern and a 440 Hz tone), plus
- * hostile files that must never reach a demuxer. Made once per test file's run, in a temp directory.
+ * hostile files that must never reach a demuxer. Each test file gets them in a temp directory of its
+ * own; what ffmpeg makes is made once per run and copied from the run's cache (cachedFfmpeg).
  */
 export function makeTestMedia(): Promise<Record<TestMediaName, string>> {
   made ??= generate();
@@ -24,6 +27,49 @@ export async function removeTestMedia(): Promise<void> {
   if (dir) await rm(dir, { recursive: true, force: true });
 }
 
+/**
+ * `out`, as `ffmpeg … args out` makes it, made once per run: every fixture cost 1-3 s of CPU, and
+ * about twenty files of two workers made the same ones (docs/test-times.md). The run's cache
+ * (mediaGlobalSetup.ts) keeps each under a digest of the ffmpeg binary and its arguments; a test
+ * file gets a copy of its own, so nothing a test does to its file reaches another. Two workers
+ * making the same fixture at once each write a temp file and rename it into place: the rename is
+ * atomic, so a reader sees one whole file or none, never a half-written one. With no run cache (a
+ * file run outside these projects), ffmpeg writes `out` itself, as before.
+ */
+export async function cachedFfmpeg(args: string[], out: string, timeoutMs: number): Promise<string> {
+  const make = (to: string) =>
+    runTool({ tool: 'ffmpeg', args: ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, to], timeoutMs });
+  const cacheDir = inject('mediaCacheDir');
+  if (!cacheDir) {
+    await make(out);
+    return out;
+  }
+  const { ffmpeg } = await mediaToolPaths();
+  const key = createHash('sha256')
+    .update(JSON.stringify([ffmpeg, args]))
+    .digest('hex')
+    .slice(0, 32);
+  const ext = path.extname(out);
+  const cached = path.join(cacheDir, `${key}${ext}`);
+  if (!(await exists(cached))) {
+    const partial = path.join(cacheDir, `${key}.${process.pid}-${randomBytes(4).toString('hex')}.partial${ext}`);
+    try {
+      await make(partial);
+      await rename(partial, cached);
+    } finally {
+      await rm(partial, { force: true });
+    }
+  }
+  await copyFile(cached, out);
+  return out;
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
+
 const SECONDS = 3;
 const PATTERN = ['-f', 'lavfi', '-i', `testsrc2=size=960x540:rate=25:duration=${SECONDS}`];
 /** 321x241, odd on purpose: the transcode must still give even dimensions (testsrc2 itself rounds). */
@@ -34,12 +80,7 @@ async function generate(): Promise<Record<TestMediaName, string>> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'tribute-media-'));
   madeIn = dir;
   const file = (name: string) => path.join(dir, name);
-  const ffmpeg = (args: string[], out: string) =>
-    runTool({
-      tool: 'ffmpeg',
-      args: ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, out],
-      timeoutMs: 60_000,
-    }).then(() => out);
+  const ffmpeg = (args: string[], out: string) => cachedFfmpeg(args, out, 60_000);
 
   const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
   const [mp4, mov, avi, mp3, wav, m4a] = await Promise.all([
@@ -94,12 +135,7 @@ async function generate(): Promise<Record<TestMediaName, string>> {
 export async function makeWebmMedia(): Promise<{ video: string; audio: string }> {
   const mp4 = (await makeTestMedia()).mp4;
   const dir = path.dirname(mp4);
-  const ffmpeg = (args: string[], out: string) =>
-    runTool({
-      tool: 'ffmpeg',
-      args: ['-nostdin', '-hide_banner', '-v', 'error', '-y', ...args, out],
-      timeoutMs: 120_000,
-    }).then(() => out);
+  const ffmpeg = (args: string[], out: string) => cachedFfmpeg(args, out, 120_000);
   const opus = ['-c:a', 'libopus', '-b:a', '64k'];
   const [video, audio] = await Promise.all([
     ffmpeg(
