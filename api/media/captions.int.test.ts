@@ -94,11 +94,8 @@ describe('caption tracks (decision 123)', () => {
 
   it('refuses what is not a WebVTT track of a video, clearly, writing nothing', async () => {
     const video = await submit('mp4');
-    const audio = await submit('mp3');
     // the poster job's own event is not one of these requests'
-    for (const id of [video, audio]) {
-      await waitFor(async () => (await admin('GET', `/api/media/${id}`)).body.processing === false);
-    }
+    await waitFor(async () => (await admin('GET', `/api/media/${video}`)).body.processing === false);
     const before = await written();
     const put = (id: number, body: string, type = 'text/vtt', who = sender) =>
       who('PUT', `/api/media/${id}/captions`, body, { 'content-type': type });
@@ -121,7 +118,6 @@ describe('caption tracks (decision 123)', () => {
       status: 413,
       body: { message: 'File too large' },
     });
-    expect(await put(audio, VTT)).toMatchObject({ status: 400, body: { message: 'Captions are for video messages' } });
     expect(await put(video, VTT, 'text/vtt', other)).toMatchObject({
       status: 404,
       body: { message: 'Media not found' },
@@ -131,5 +127,31 @@ describe('caption tracks (decision 123)', () => {
       body: { message: 'Media not found' },
     });
     expect(await written()).toEqual(before);
+  });
+  it("are an audio message's transcript by the same rules (decision 130)", async () => {
+    const id = await submit('mp3');
+    await waitFor(async () => (await admin('GET', `/api/media/${id}`)).body.processing === false);
+    const set = await sender('PUT', `/api/media/${id}/captions`, VTT, AS_VTT);
+    expect(set).toMatchObject({ status: 200, body: { mediaType: 'audio', captionsUrl: `/api/media/${id}/captions` } });
+    expect(await sender('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 200, body: VTT });
+
+    // what is not a WebVTT track is refused for audio as for video, writing nothing
+    const before = await written();
+    expect(await sender('PUT', `/api/media/${id}/captions`, 'just words\n', AS_VTT)).toMatchObject({
+      status: 415,
+      body: { message: 'Invalid file type' },
+    });
+    expect(await other('PUT', `/api/media/${id}/captions`, VTT, AS_VTT)).toMatchObject({
+      status: 404,
+      body: { message: 'Media not found' },
+    });
+    expect(await written()).toEqual(before);
+
+    // once decided, only an admin changes it
+    expect((await admin('PUT', `/api/media/${id}/status`, { status: 'approved' })).status).toBe(200);
+    expect((await sender('DELETE', `/api/media/${id}/captions`)).status).toBe(409);
+    expect(await other('PUT', `/api/media/${id}/captions`, VTT, AS_VTT)).toMatchObject({ status: 403 });
+    expect((await admin('DELETE', `/api/media/${id}/captions`)).body.captionsUrl).toBeNull();
+    expect(await other('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 404 });
   });
 });
