@@ -64,4 +64,32 @@ describe('captions (decision 123)', () => {
     expect(cue).toBe('Happy birthday, Alex!');
     expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
   });
+  it("an audio message's transcript, sent with it, reads as text under its player (decision 130)", async () => {
+    const page = await signedIn();
+    await page.goto('/submit-media');
+    await page.getByLabel('Video or audio file').setInputFiles(files.mp3);
+    await expect
+      .poll(() => page.getByText('Upload successful', { exact: true }).count(), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    await page.getByLabel('Transcript').setInputFiles(track);
+    await expect.poll(() => page.getByText('wishes.vtt').count()).toBe(1);
+    await page.getByLabel('Title').fill('Wishes out loud');
+    await page.getByLabel('Name', { exact: true }).fill('Val Speaker');
+    await page.getByLabel('Email').fill('val@example.com');
+    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
+    await expect.poll(() => page.getByText('Your media has been submitted and is pending approval.').count()).toBe(1);
+
+    const admin = client(t.url, await t.login('admin'));
+    const pending = (await admin('GET', '/api/admin/media/pending')).body as Array<{ id: number; title: string }>;
+    const audio = pending.find((m) => m.title === 'Wishes out loud')!;
+    expect((await admin('PUT', `/api/media/${audio.id}/status`, { status: 'approved' })).status).toBe(200);
+
+    await page.goto(`/media/${audio.id}`);
+    const transcript = page.getByRole('group').filter({ has: page.getByText('Transcript', { exact: true }) });
+    await expect.poll(() => transcript.count(), { timeout: 15_000 }).toBe(1);
+    // folded at first; a click (or Enter on its summary) opens the words
+    expect(await transcript.getByText('Happy birthday, Alex!').isVisible()).toBe(false);
+    await page.getByText('Transcript', { exact: true }).click();
+    await expect.poll(() => transcript.getByText('Happy birthday, Alex!').isVisible()).toBe(true);
+  });
 });
