@@ -66,7 +66,10 @@ export interface MediaView extends ItemBase {
   durationSeconds: number;
   /** the poster and transcode job has not run yet */
   processing: boolean;
-  /** a video's WebVTT caption track, for `<track kind="captions">` (decision 123); null when none */
+  /**
+   * the message's WebVTT track, null when none: a video's captions for `<track kind="captions">`
+   * (decision 123), and for video and audio alike the words of its transcript (decision 130)
+   */
   captionsUrl: string | null;
 }
 

@@ -47,9 +47,10 @@ export async function readCaptions(req: Request): Promise<Buffer> {
 }
 
 /**
- * A video's caption track: its sender sets or removes it while the video waits for review, an admin at
- * any time (decision 123). The track is a blob beside the video's other files, so a deletion, a
- * withdrawal or an erasure takes it with them; the one it replaces goes once the event is committed.
+ * A message's WebVTT track, a video's captions or an audio message's transcript (decisions 123, 130):
+ * its sender sets or removes it while the message waits for review, an admin at any time. The track is
+ * a blob beside the message's other files, so a deletion, a withdrawal or an erasure takes it with
+ * them; the one it replaces goes once the event is committed.
  */
 export function captionRoutes(deps: Deps) {
   const router = Router();

@@ -75,8 +75,9 @@ export const MediaEdited = defineEvent('MediaEdited', z.object({ mediaId, ...WOR
 export const MediaWithdrawn = defineEvent('MediaWithdrawn', z.object({ mediaId, withdrawnAt }));
 
 /**
- * A video's WebVTT caption track (decision 123): set by its sender while it waits for review, or by an
- * admin at any time; a new track replaces the old, null takes it off.
+ * A message's WebVTT track (decision 123): a video's captions, an audio message's transcript (decision
+ * 130). Set by its sender while it waits for review, or by an admin at any time; a new track replaces
+ * the old, null takes it off.
  */
 export const MediaCaptioned = defineEvent(
   'MediaCaptioned',
@@ -177,7 +178,6 @@ export function decide(command: MediaCommand, state: Media, version = 0): MediaE
     case 'WithdrawMedia':
       return [{ type: 'MediaWithdrawn', data: { mediaId, withdrawnAt: command.now } }];
     case 'CaptionMedia':
-      if (state.mediaType !== 'video') throw new DomainError(400, 'Captions are for video messages');
       if (command.data.bySender) assertEditable('Media', state.status, version);
       return [{ type: 'MediaCaptioned', data: { mediaId, captions: command.data.captions, captionedAt: command.now } }];
     default: {

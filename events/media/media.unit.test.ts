@@ -81,9 +81,13 @@ describe('media decider', () => {
         .thenFails(404, 'Media not found');
     });
   });
-  it("captions a video or transcribes an audio message: its sender while pending, an admin any time (decisions 123, 130)", () => {
+  it('captions a video or transcribes an audio message: its sender while pending, an admin any time (decisions 123, 130)', () => {
     const track = { key: 'media/5/captions-1.vtt', contentType: 'text/vtt; charset=utf-8', bytes: 40 };
-    const caption = (bySender: boolean) => ({ type: 'CaptionMedia' as const, data: { captions: track, bySender }, now });
+    const caption = (bySender: boolean) => ({
+      type: 'CaptionMedia' as const,
+      data: { captions: track, bySender },
+      now,
+    });
     const captioned: MediaEvent = { type: 'MediaCaptioned', data: { mediaId: 5, captions: track, captionedAt: now } };
     const audio: MediaEvent = { type: 'MediaSubmitted', data: { ...submission, mediaType: 'audio', submittedAt: now } };
     media.given([submitted]).when(caption(true)).then([captioned]);

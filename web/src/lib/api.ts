@@ -25,6 +25,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Admin-panel queries raise '{status}: {statusText}' (spec §8) instead of the body's message. */
   errorStyle?: 'message' | 'status';
+  /** the answer's body as text (a caption track) instead of JSON */
+  as?: 'json' | 'text';
 }
 
 /** The one request helper: credentials always, JSON content type only with a body, the stored token. */
@@ -53,7 +55,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
         : (serverMessage ?? (text.trim() || `Error ${response.status}: ${response.statusText}`));
     throw new ApiError(response.status, response.statusText, message, serverMessage);
   }
-  return parseJson(text) as T;
+  return (options.as === 'text' ? text : parseJson(text)) as T;
 }
 
 /** JSON from a response's text; null when it is empty or not JSON. */

@@ -190,7 +190,19 @@ export function captionsProblem(text: string, bytes: number): string | null {
   return null;
 }
 
-/** Sets (or, with null, removes) a video's caption track: its sender while it waits, or an admin. */
+/**
+ * A message's WebVTT track as text, for its transcript (decision 130). Beneath the item's key, so
+ * whatever refreshes the item refreshes it; a live change of the track refetches it (live/captions.ts).
+ */
+export function captionsQueryOptions(media: Pick<Media, 'id' | 'captionsUrl'>) {
+  return queryOptions({
+    queryKey: [...mediaKeys.detail(media.id), 'captions'] as const,
+    queryFn: ({ signal }) => api<string>(media.captionsUrl!, { signal, as: 'text', headers: { Accept: 'text/vtt' } }),
+    enabled: media.captionsUrl !== null,
+  });
+}
+
+/** Sets (or, with null, removes) a message's track, captions or transcript: its sender while it waits, or an admin. */
 export function setCaptions(id: number, text: string | null): Promise<Media> {
   return text === null
     ? api<Media>(`/api/media/${id}/captions`, { method: 'DELETE' })

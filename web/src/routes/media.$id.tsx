@@ -6,6 +6,7 @@ import { gallerySearch, idParams } from '../lib/routeParams.ts';
 import { DetailShell } from './-components/detail/DetailShell.tsx';
 import { MediaPlayer } from './-components/media/MediaPlayer.tsx';
 import { MediaBadge, TagList } from './-components/media/MediaBadge.tsx';
+import { Transcript } from './-components/media/Transcript.tsx';
 import type { MediaView as Media } from '../../../contract/views.ts';
 
 export const Route = createFileRoute('/media/$id')({
@@ -35,8 +36,9 @@ function MediaContent({ media }: { media: Media }) {
       {video ? (
         <MediaPlayer media={media} className="max-h-[70vh]" />
       ) : (
-        <div className="bg-gradient-to-br from-violet-100 to-amber-50 px-6 py-10 sm:px-10 dark:from-stone-800 dark:to-stone-900">
+        <div className="space-y-6 bg-gradient-to-br from-violet-100 to-amber-50 px-6 py-10 sm:px-10 dark:from-stone-800 dark:to-stone-900">
           <MediaPlayer media={media} />
+          <Transcript media={media} />
         </div>
       )}
       <div className="space-y-4 p-6 sm:p-8">
@@ -51,6 +53,7 @@ function MediaContent({ media }: { media: Media }) {
           </p>
         )}
         <TagList tags={mediaTags(media.tags)} />
+        {video && <Transcript media={media} />}
       </div>
     </>
   );

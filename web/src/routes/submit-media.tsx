@@ -103,18 +103,17 @@ function SubmitMediaPage() {
 
   const submit = useSubmitMedia({
     onSuccess: async (saved) => {
-      // the track goes with the message it captions; the message is kept even if the track is refused
-      const track = saved.mediaType === 'video' ? captions : null;
+      // the track goes with the message it captions or transcribes; the message is kept even if the track is refused
       const refused =
-        track &&
-        (await setCaptions(saved.id, track.text).then(
+        captions &&
+        (await setCaptions(saved.id, captions.text).then(
           () => null,
           (error: unknown) => error,
         ));
       toast({ title: 'Success!', description: 'Your media has been submitted and is pending approval.' });
       if (refused) {
         toast({
-          title: 'Your captions were not added',
+          title: saved.mediaType === 'video' ? 'Your captions were not added' : 'Your transcript was not added',
           description: serverMessageOf(refused) ?? 'Please try again later.',
           variant: 'destructive',
         });
@@ -178,9 +177,12 @@ function SubmitMediaPage() {
           submitter={submitter}
           onSubmitter={setSubmitter}
           more={
-            uploaded?.mediaType !== 'audio' && (
-              <CaptionsPicker chosen={captions} onChange={setCaptionsFile} disabled={submit.isPending} />
-            )
+            <CaptionsPicker
+              chosen={captions}
+              onChange={setCaptionsFile}
+              disabled={submit.isPending}
+              mediaType={uploaded?.mediaType}
+            />
           }
         />
 

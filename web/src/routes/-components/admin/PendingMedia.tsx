@@ -3,6 +3,7 @@ import { pendingMediaQueryOptions } from '../../../queries/admin.ts';
 import { mediaTags } from '../../../queries/media.ts';
 import { MediaPlayer } from '../media/MediaPlayer.tsx';
 import { MediaBadge, TagList } from '../media/MediaBadge.tsx';
+import { Transcript } from '../media/Transcript.tsx';
 import { AdminCaptions } from './AdminCaptions.tsx';
 import { AdminList } from './AdminList.tsx';
 import { ReviewControls, Submitter } from './ReviewControls.tsx';
@@ -32,7 +33,8 @@ function PendingMediaCard({ media }: { media: Media }) {
           {media.description && <p className="text-sm text-stone-600 dark:text-stone-400">{media.description}</p>}
           <TagList tags={mediaTags(media.tags)} />
         </div>
-        {media.mediaType === 'video' && <AdminCaptions media={media} />}
+        <Transcript media={media} className="text-sm" />
+        <AdminCaptions media={media} />
         <ReviewControls kind="media" id={media.id} label={title} adminNotes={media.adminNotes} />
       </div>
     </li>

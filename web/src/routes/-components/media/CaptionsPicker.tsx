@@ -11,14 +11,31 @@ interface CaptionsPickerProps {
   chosen: ChosenCaptions | null;
   onChange: (captions: ChosenCaptions | null) => void;
   disabled?: boolean;
+  /** what the track is for: a video's captions, an audio message's transcript (decision 130), or not known yet */
+  mediaType?: 'video' | 'audio';
 }
 
+const WORDING = {
+  video: { label: 'Captions', optional: '(optional)', hint: 'shown under the video for anyone who cannot hear it.' },
+  audio: {
+    label: 'Transcript',
+    optional: '(optional)',
+    hint: 'shown as text under the recording for anyone who cannot hear it.',
+  },
+  either: {
+    label: 'Captions',
+    optional: '(optional; a transcript for audio)',
+    hint: 'shown with the video, or as text under a recording, for anyone who cannot hear it.',
+  },
+};
+
 /**
- * A video's caption track, as a WebVTT file (decision 123): read and checked on the device, so a
- * wrong file is named before anything is sent.
+ * A message's WebVTT track (decisions 123, 130): a video's captions or an audio message's transcript,
+ * read and checked on the device, so a wrong file is named before anything is sent.
  */
-export function CaptionsPicker({ chosen, onChange, disabled }: CaptionsPickerProps) {
+export function CaptionsPicker({ chosen, onChange, disabled, mediaType }: CaptionsPickerProps) {
   const id = useId();
+  const wording = WORDING[mediaType ?? 'either'];
   const [problem, setProblem] = useState<string | null>(null);
 
   async function pick(file: File | undefined) {
@@ -33,9 +50,9 @@ export function CaptionsPicker({ chosen, onChange, disabled }: CaptionsPickerPro
     <div>
       <div className="mb-1.5 flex items-baseline gap-2">
         <label htmlFor={id} className="text-sm font-medium text-stone-700 dark:text-stone-300">
-          Captions
+          {wording.label}
         </label>
-        <span className="text-xs text-stone-500 dark:text-stone-400">(optional, for a video)</span>
+        <span className="text-xs text-stone-500 dark:text-stone-400">{wording.optional}</span>
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <input
@@ -61,7 +78,7 @@ export function CaptionsPicker({ chosen, onChange, disabled }: CaptionsPickerPro
         )}
       </div>
       <p id={`${id}-hint`} className="mt-1.5 text-xs text-stone-500 dark:text-stone-400">
-        A WebVTT file (.vtt) of what is said, shown under the video for anyone who cannot hear it.
+        A WebVTT file (.vtt) of what is said, {wording.hint}
       </p>
       {problem && (
         <p id={`${id}-error`} role="alert" className="mt-1.5 text-sm font-medium text-rose-600 dark:text-rose-400">

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { mediaStreamUrl } from '../../../queries/media.ts';
+import { useQuery } from '@tanstack/react-query';
+import { captionsQueryOptions, mediaStreamUrl } from '../../../queries/media.ts';
+import { trackVersion } from './Transcript.tsx';
 import type { MediaView as Media } from '../../../../../contract/views.ts';
 
 // Spec §4 Playback: after an error the player reloads after 1 second. A few tries, not forever,
@@ -31,6 +33,11 @@ export function MediaPlayer({
   const player = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const retries = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // the track's words, shared with the transcript: a new track at the same address makes a new <track>
+  const words = useQuery({
+    ...captionsQueryOptions(media),
+    enabled: media.captionsUrl !== null && media.mediaType === 'video',
+  });
 
   useEffect(() => {
     retries.current = 0;
@@ -81,13 +88,15 @@ export function MediaPlayer({
       >
         {sources}
         {/* its sender's or an admin's words (decision 123), shown from the start: the room may have no sound */}
-        {media.captionsUrl && <track kind="captions" src={media.captionsUrl} label="Captions" default />}
+        {media.captionsUrl && words.data !== undefined && (
+          <track key={trackVersion(words.data)} kind="captions" src={media.captionsUrl} label="Captions" default />
+        )}
         Your browser cannot play this video.
       </video>
     );
   }
   return (
-    // oxlint-disable-next-line jsx-a11y/media-has-caption -- an audio message has no picture to caption; words go beside it
+    // oxlint-disable-next-line jsx-a11y/media-has-caption -- an audio message has no picture to caption; its transcript goes beside it (decision 130)
     <audio
       ref={player}
       controls

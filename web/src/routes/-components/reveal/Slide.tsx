@@ -1,5 +1,6 @@
 import { MusicIcon } from '../../../components/icons.tsx';
 import { MediaPlayer } from '../media/MediaPlayer.tsx';
+import { Transcript } from '../media/Transcript.tsx';
 import { pictureAlt, type ItemView, type MediaView } from '../../../../../contract/views.ts';
 
 interface SlideProps {
@@ -66,6 +67,7 @@ function MediaSlide({ item, paused, onPlaying, onEnded }: { item: MediaView } & 
         <MusicIcon className="h-16 w-16 sm:h-20 sm:w-20" />
       </span>
       <MediaPlayer media={media} autoPlay paused={paused} onPlaying={onPlaying} onEnded={onEnded} />
+      <Transcript media={media} className="max-h-[40vh] w-full overflow-y-auto" />
     </div>
   );
 }

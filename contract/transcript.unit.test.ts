@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { clockOf, transcriptOf } from './transcript.ts';
+
+describe('transcriptOf (decision 130)', () => {
+  it("reads a track's cues as lines of text, leaving out its header, notes, styles and markup", () => {
+    const vtt = [
+      '\uFEFFWEBVTT - wishes',
+      'Kind: captions',
+      '',
+      'NOTE written by Sam',
+      'over two lines',
+      '',
+      'STYLE',
+      '::cue { color: yellow }',
+      '',
+      'intro',
+      '00:00:01.000 --> 00:00:02.500 align:start',
+      '<v.loud Sam Painter>Happy <b>birthday</b>,',
+      'Alex!',
+      '',
+      '01:02.250 --> 01:04.000',
+      'Fish &amp; chips &lt;3 &#x1F382; <00:01:03.000>later',
+      '',
+      '00:01:05.000 --> 00:01:06.000',
+      '',
+    ].join('\r\n');
+    expect(transcriptOf(vtt)).toEqual([
+      { start: 1, text: 'Sam Painter: Happy birthday, Alex!' },
+      { start: 62.25, text: 'Fish & chips <3 🎂 later' },
+    ]);
+  });
+
+  it('finds nothing in a track with no cues', () => {
+    expect(transcriptOf('WEBVTT\n')).toEqual([]);
+    expect(transcriptOf('WEBVTT\n\nNOTE only a note\n')).toEqual([]);
+  });
+
+  it('writes a start as a clock', () => {
+    expect([0, 7.9, 135, 3723].map(clockOf)).toEqual(['0:00', '0:07', '2:15', '1:02:03']);
+  });
+});
