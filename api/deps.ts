@@ -15,6 +15,8 @@ export interface Deps {
   /** the time, for what a route or handler decides on it */
   clock: Clock;
   pool: pg.Pool;
+  /** the pool's database, for a thread that needs a connection of its own */
+  databaseUrl: string;
   store: EventStore;
   sessions: SessionStore;
   personal: PersonalData;

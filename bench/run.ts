@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { benchAbuse } from './abuse.ts';
+import { benchAuditor } from './auditor.ts';
 import { benchConvergence } from './convergence.ts';
 import { benchEventLog } from './eventLog.ts';
 import { benchFanout } from './fanout.ts';
@@ -30,6 +31,7 @@ for (const [name, run] of [
   ['reconnect', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchReconnect(db.pool, db.url)],
   ['time-travel', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchTimeTravel(db.pool, db.url)],
   ['visit', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchVisit(db.pool, db.url)],
+  ['auditor', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchAuditor(db.pool, db.url)],
   ['lag', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchSteadyLag(db.pool)],
   ['show', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchShow(db.url)],
   ['mural', (db: Awaited<ReturnType<typeof benchDatabase>>) => benchMural(db.url)],

@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Runs `ask` while another transaction holds the chain locked, so that any read of it waits. */
-async function whileChainLocked<T>(ask: () => Promise<T>): Promise<T> {
-  const holder = await t.db.pool.connect();
+async function whileChainLocked<T>(ask: () => Promise<T>, server: TestServer = t): Promise<T> {
+  const holder = await server.db.pool.connect();
   try {
     await holder.query('BEGIN; LOCK TABLE event_chain IN ACCESS EXCLUSIVE MODE');
     return await ask();
@@ -35,5 +35,34 @@ describe('auditor reads are bounded (decision 101)', () => {
     const after = await auditor('GET', '/api/admin/events');
     expect(after.status).toBe(200);
     expect((await auditor('GET', '/api/admin/events/verify')).body.ok).toBe(true);
+  });
+});
+
+describe('verify on a thread of its own (decision 137)', () => {
+  it('answers 503, not 500, when its connection is cut mid-read, and the next verify works', async () => {
+    // a timeout far off, so that only the cut can end the read
+    const slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
+    try {
+      const auditorOfSlow = client(slow.url, await slow.login('auditor'));
+      const res = await whileChainLocked(async () => {
+        const asked = auditorOfSlow('GET', '/api/admin/events/verify');
+        // the verify's backend, waiting on the lock: cut it as a restart or an operator would
+        for (;;) {
+          const { rows } = await slow.db.pool.query<{ cut: boolean }>(
+            `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
+             WHERE application_name = 'tribute-verify' AND wait_event_type = 'Lock'`,
+          );
+          if (rows.some((r) => r.cut)) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return asked;
+      }, slow);
+      expect(res.status).toBe(503);
+      expect(res.body.message).toContain('cannot reach its storage');
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect((await auditorOfSlow('GET', '/api/admin/events/verify')).body.ok).toBe(true);
+    } finally {
+      await slow.close();
+    }
   });
 });

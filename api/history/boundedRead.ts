@@ -11,14 +11,17 @@ export async function auditRead<T>(deps: Deps, work: (db: pg.PoolClient) => Prom
   try {
     return await boundedRead(deps.pool, deps.config.auditStatementTimeoutMs, work);
   } catch (error) {
-    if ((error as { code?: string }).code === STATEMENT_TIMEOUT) {
-      throw new HttpError(
-        503,
-        'This read of the log took too long and was stopped: narrow it (a filter, fewer events) and try again',
-        {},
-        { 'Retry-After': '5' },
-      );
-    }
+    if ((error as { code?: string }).code === STATEMENT_TIMEOUT) throw readTooLong();
     throw error;
   }
+}
+
+/** The answer to a read of the log stopped by the statement timeout: 503, never a 500. */
+export function readTooLong() {
+  return new HttpError(
+    503,
+    'This read of the log took too long and was stopped: narrow it (a filter, fewer events) and try again',
+    {},
+    { 'Retry-After': '5' },
+  );
 }

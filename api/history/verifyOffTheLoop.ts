@@ -1,0 +1,40 @@
+import { Piscina } from 'piscina';
+import type { AnchorStore } from '#events/anchors.ts';
+import { logHmacKey } from '#events/canonical.ts';
+import type { VerifyResult } from '#events/chain.ts';
+import { readTooLong } from './boundedRead.ts';
+import type { VerifyAnswer, VerifyTask } from './verifyThread.ts';
+
+/**
+ * The verify thread (decision 137): hashing the whole chain is CPU the API's event loop must not spend
+ * while guests wait on it. One thread, made at the first verify and let go after a minute idle, at the
+ * lowest priority: on a busy machine the room's requests get the CPU first and the auditor waits.
+ */
+let pool: Piscina<VerifyTask, VerifyAnswer> | undefined;
+
+function verifier() {
+  return (pool ??= new Piscina({
+    filename: new URL('./verifyThread.ts', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 60_000,
+    niceIncrement: 19,
+  }));
+}
+
+/** `verifyChain` of the whole log on the verify thread; the verified head is anchored here. */
+export async function verifyOffTheLoop(
+  databaseUrl: string,
+  timeoutMs: number,
+  anchors: AnchorStore,
+): Promise<VerifyResult> {
+  const answer = await verifier().run({ databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey() });
+  if ('stopped' in answer) {
+    // the same answers as a read on the API's own connections: 503 either way (decisions 019 and 101)
+    throw answer.stopped === 'timeout'
+      ? readTooLong()
+      : Object.assign(new Error('Connection terminated (verify thread)'), { code: '08006' });
+  }
+  if (answer.anchor) await anchors.write(answer.anchor);
+  return answer.result;
+}

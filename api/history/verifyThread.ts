@@ -1,0 +1,56 @@
+import pg from 'pg';
+import type { Anchor, AnchorStore } from '#events/anchors.ts';
+import { verifyChain, type VerifyResult } from '#events/chain.ts';
+import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
+import { isUnreachable } from '../http/errors.ts';
+
+/** What the verify thread is asked (api/history/verifyOffTheLoop.ts): plain data, copied across. */
+export interface VerifyTask {
+  databaseUrl: string;
+  /** each statement's bound, as for every auditor read (decision 101) */
+  timeoutMs: number;
+  /** every head anchored so far, read by the API (the thread holds no object store) */
+  anchors: Anchor[];
+  /** LOG_HMAC_KEY as the API has it now (a thread's environment is a copy made when it started) */
+  hmacKey: string | undefined;
+}
+
+/**
+ * The thread's answer: the result and the head to anchor, or why the read stopped (the statement timeout,
+ * or a connection that failed or broke), as plain data: an error crossing threads loses its code.
+ */
+export type VerifyAnswer = { result: VerifyResult; anchor: Anchor | null } | { stopped: 'timeout' | 'unreachable' };
+
+/**
+ * Verifies the whole chain on a connection of its own, in one READ ONLY transaction with the auditor's
+ * statement timeout; the API writes the anchor it answers (piscina's entry point).
+ */
+export default async function verify(task: VerifyTask): Promise<VerifyAnswer> {
+  // named, so that an operator sees the auditor's verify in pg_stat_activity
+  const client = new pg.Client({ connectionString: task.databaseUrl, application_name: 'tribute-verify' });
+  // a backend terminated mid-verify fails the next query; it must not end the thread
+  client.on('error', () => {});
+  let anchor: Anchor | null = null;
+  const anchors: AnchorStore = {
+    where: 'the API',
+    all: async () => task.anchors,
+    latest: async () => task.anchors.at(-1),
+    write: async (a) => {
+      anchor = a;
+    },
+  };
+  try {
+    await client.connect();
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(task.timeoutMs))}`);
+    // nothing else runs on this thread's loop: hash each page whole
+    const result = await verifyChain(client, { anchors, hmacKey: task.hmacKey, yieldEvery: Number.MAX_SAFE_INTEGER });
+    await client.query('COMMIT');
+    return { result, anchor };
+  } catch (error) {
+    if ((error as { code?: string }).code === STATEMENT_TIMEOUT) return { stopped: 'timeout' };
+    if (isUnreachable(error)) return { stopped: 'unreachable' };
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

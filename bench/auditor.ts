@@ -1,0 +1,149 @@
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import { EventStore } from '#events/store.ts';
+import { chainSealer } from '#projections/chain/chainSealer.ts';
+import { runBatch } from '#projections/runner.ts';
+import { cpuSeconds, spread, startApp, type App } from './support.ts';
+import { insertLog } from './timeTravel.ts';
+
+const EVENTS = Number(process.env.BENCH_AUDITOR_EVENTS ?? 50_000);
+/** Guests' gallery requests a second, sent on a clock whether or not earlier ones have been answered. */
+const RATE = Number(process.env.BENCH_AUDITOR_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5) * 4;
+const GUESTS = 50;
+
+/** The ten history filters an auditor tries, each a page of the log as the console asks for it. */
+const FILTERS = [
+  'type=ArtworkApproved',
+  'type=NoSuchEvent',
+  'kind=story',
+  'kind=artwork&order=desc',
+  'actor=Nobody',
+  'stream=artwork-7',
+  'since=2025-09-12T18:00:00Z&until=2025-09-12T19:00:00Z',
+  'type=CommentPosted&order=desc',
+  `after=${Math.floor(EVENTS / 2)}&limit=1000`,
+  'type=StrokeDrawn&limit=1000',
+];
+
+/**
+ * Guests' gallery pages sent at a steady rate for `seconds`: each request's time, and how many failed.
+ * An open loop (a request is sent on time even while others wait), as phones in a room would.
+ */
+async function guestLoad(app: App, tokens: string[], seconds: number) {
+  const times: number[] = [];
+  let failed = 0;
+  const inFlight: Array<Promise<void>> = [];
+  const start = performance.now();
+  for (let i = 0; performance.now() - start < seconds * 1000; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const token = tokens[i % tokens.length]!;
+    const page = 1 + (i % 20);
+    inFlight.push(
+      (async () => {
+        // timed from when it was due, so a loop that fell behind is not hidden (no coordinated omission)
+        const r = await app.call('GET', `/api/gallery?page=${page}`, token).catch(() => null);
+        if (r?.ok) {
+          await r.arrayBuffer();
+          times.push(performance.now() - due);
+        } else failed++;
+      })(),
+    );
+  }
+  await Promise.all(inFlight);
+  return { ...spread(times), failed };
+}
+
+/** An auditor at work until `stop()`: verify the whole chain, then the ten filters, again and again. */
+function auditorAtWork(app: App, token: string) {
+  let running = true;
+  const verifies: number[] = [];
+  const filters: number[] = [];
+  let refused = 0;
+  const done = (async () => {
+    while (running) {
+      let t = performance.now();
+      const v = await app.call('GET', '/api/admin/events/verify', token);
+      const body = (await v.json()) as { ok?: boolean; verified?: number };
+      if (!v.ok || body.ok !== true) throw new Error(`verify answered ${v.status}: ${JSON.stringify(body)}`);
+      verifies.push(performance.now() - t);
+      for (const filter of FILTERS) {
+        if (!running) break;
+        t = performance.now();
+        const r = await app.call('GET', `/api/admin/events?${filter}`, token);
+        await r.arrayBuffer();
+        if (r.status === 503) refused++;
+        else if (!r.ok) throw new Error(`history ${filter} answered ${r.status}`);
+        filters.push(performance.now() - t);
+      }
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return { verifies: spread(verifies), filters: spread(filters), refused };
+    },
+  };
+}
+
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+/**
+ * A guest's gallery while an auditor works (issue 29): the same steady stream of guests' page requests
+ * with nobody else at work, then while an auditor runs `verify` and ten history filters in a loop on the
+ * same server; p50/p95/p99 of each, and the server's CPU in each.
+ */
+export async function benchAuditor(pool: pg.Pool, url: string) {
+  await insertLog(pool, EVENTS);
+  const store = new EventStore(pool);
+  for (let read = -1; read !== 0;) ({ read } = await runBatch(store, chainSealer, 5000));
+  const app = await startApp(url);
+  try {
+    // the catalog catches up with the log before anyone looks
+    for (;;) {
+      const { rows } = await pool.query<{ behind: boolean }>(
+        `SELECT (SELECT max(position) FROM events) > coalesce((SELECT position FROM projection_checkpoints WHERE name = 'catalog'), 0) AS behind`,
+      );
+      if (!rows[0]!.behind) break;
+      await sleep(200);
+    }
+    const tokens = await app.guests(GUESTS);
+    const auditor = await app.admin();
+    // warm: every page once, and one verify, so neither phase pays for a first time
+    for (let page = 1; page <= 20; page++)
+      await (await app.call('GET', `/api/gallery?page=${page}`, tokens[0]!)).arrayBuffer();
+    await (await app.call('GET', '/api/admin/events/verify', auditor)).arrayBuffer();
+
+    const pid = app.process.pid!;
+    let cpu = cpuSeconds(pid);
+    const quiet = await guestLoad(app, tokens, SECONDS);
+    const quietCpu = cpuSeconds(pid) - cpu;
+
+    cpu = cpuSeconds(pid);
+    const work = auditorAtWork(app, auditor);
+    const busy = await guestLoad(app, tokens, SECONDS);
+    const audit = await work.stop();
+    const busyCpu = cpuSeconds(pid) - cpu;
+
+    const row = (name: string, r: typeof quiet, cpuS: number) =>
+      `| ${name} | ${r.n} | ${ms(r.p50)} ms | ${ms(r.p95)} ms | ${ms(r.p99)} ms | ${ms(r.max)} ms | ${r.failed} | ${cpuS.toFixed(1)} s |`;
+    return [
+      `### A guest's gallery while an auditor works: ${RATE} pages/s from ${GUESTS} guests for ${SECONDS} s each, a log of ${EVENTS.toLocaleString('en')} events (${os.cpus().length} cores)`,
+      '',
+      '| guests\u2019 `GET /api/gallery` | requests | p50 | p95 | p99 | max | failed | server CPU |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      row('nobody else at work (baseline)', quiet, quietCpu),
+      row('an auditor running verify and ten filters in a loop', busy, busyCpu),
+      '',
+      `p95 with the auditor at work: ${((busy.p95 / quiet.p95) * 100).toFixed(0)} % of its quiet value (aim: at most 120 %).`,
+      '',
+      `The auditor meanwhile: ${audit.verifies.n} runs of verify over the whole chain (p50 ${ms(audit.verifies.p50)} ms, max ${ms(audit.verifies.max)} ms), ${audit.filters.n} history pages (p50 ${ms(audit.filters.p50)} ms, p95 ${ms(audit.filters.p95)} ms, max ${ms(audit.filters.max)} ms), ${audit.refused} refused by the statement timeout.`,
+    ].join('\n');
+  } finally {
+    await app.stop();
+  }
+}
