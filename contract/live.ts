@@ -13,7 +13,7 @@
 import type { MineChanged } from './mine.ts';
 import type { MuralState, MuralStroke } from './mural.ts';
 
-import type { CommentView, ItemView, Kind, QueueCounts } from './views.ts';
+import type { CommentView, GalleryItemView, Kind, QueueCounts } from './views.ts';
 
 export type { Kind, QueueCounts };
 
@@ -58,7 +58,11 @@ export interface ShowAnswer extends ShowStatus {
 }
 
 export interface LivePayloads {
-  'gallery:item-added': Positioned & { kind: Kind; item: ItemView };
+  /**
+   * The item as a guest's gallery page shows it, and the day its `order` is for: a screen puts it in
+   * its cached pages of that day, and loads again a page it cannot place it on (decision 133).
+   */
+  'gallery:item-added': Positioned & { kind: Kind; item: GalleryItemView; day: string };
   'gallery:item-removed': Positioned & { kind: Kind; id: number };
   'likes:changed': Positioned & { kind: Kind; id: number; likeCount: number };
   'comments:added': Positioned & { kind: Kind; id: number; comment: CommentView; commentCount: number };

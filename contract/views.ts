@@ -92,10 +92,29 @@ export interface CardImage {
   height: number;
 }
 
-/** An item on a gallery page, with its card's picture (none for a story or audio). */
-export type GalleryItemView<K extends Kind = Kind> = Extract<ItemView, { kind: K }> & { card: CardImage | null };
+/**
+ * An item on a gallery page, with its card's picture (none for a story or audio) and its place in
+ * the day's order: pages list items by `order`, then kind, then id (`dayOrder`), so a screen can put
+ * a newly approved item where a reload would show it (decision 133).
+ */
+export type GalleryItemView<K extends Kind = Kind> = Extract<ItemView, { kind: K }> & {
+  card: CardImage | null;
+  order: string;
+};
+
+/** Whether `a` comes before `b` on the day's gallery pages (negative), after (positive), or is the same item. */
+export function galleryOrder(
+  a: Pick<GalleryItemView, 'order' | 'kind' | 'id'>,
+  b: Pick<GalleryItemView, 'order' | 'kind' | 'id'>,
+): number {
+  if (a.order !== b.order) return a.order < b.order ? -1 : 1;
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  return a.id - b.id;
+}
 
 export interface GalleryPageView {
+  /** the day whose order the page is in (YYYY-MM-DD, in the gallery's time zone) */
+  day: string;
   items: GalleryItemView[];
   total: number;
   page: number;

@@ -77,6 +77,34 @@ describe('socket security', () => {
   });
 });
 
+// Issue 28: screens put the arrival into their pages from the message, so it is the guest's page item
+describe('an approval as guests hear it', () => {
+  it("carries the item exactly as a guest's gallery page shows it, with no email, notes or visitor", async () => {
+    const guest = client(t.url, await t.login('guest'));
+    const admin = client(t.url, await t.login('admin'));
+    const listening = await open(t.url, { token: await t.login('guest') });
+    const content = 'Told to the whole room';
+    const created = await guest('POST', '/api/stories', {
+      content,
+      authorName: 'Sam',
+      email: 'sam.secret@example.com',
+    });
+    const added = next<{ day: string; item: { id: number } }>(listening, 'gallery:item-added');
+    const notes = 'Admins only: check with Sam first';
+    await admin('PATCH', `/api/admin/stories/${created.body.id}`, { status: 'approved', adminNotes: notes });
+    const payload = await added;
+    expect(payload.item.id).toBe(created.body.id);
+
+    const page = (await guest('GET', '/api/gallery?page=1')).body as { day: string; items: Array<{ id: number }> };
+    expect(payload.day).toBe(page.day);
+    expect(payload.item).toEqual(page.items.find((item) => item.id === created.body.id));
+    const text = JSON.stringify(payload);
+    for (const secret of ['sam.secret@example.com', notes, 'email', 'adminNotes', 'visitor', 'address']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
+
 describe('catch-up after a reconnect', () => {
   it('sends what a socket missed since its position, in order, then goes on live', async () => {
     const guest = client(t.url, await t.login('guest'));

@@ -22,9 +22,24 @@ export interface PageAnswer {
 
 /**
  * The day's order: each item's place comes from a hash of the day and its own identity only, so
- * adding or removing one item never moves the others relative to each other.
+ * adding or removing one item never moves the others relative to each other. Compared byte by byte
+ * (COLLATE "C"), as `galleryOrder` in contract/views.ts compares `dayOrder` on a screen.
  */
-const DAY_ORDER = `md5($1 || ':' || c.kind || ':' || c.id), c.kind, c.id`;
+const DAY_ORDER = `md5($1 || ':' || c.kind || ':' || c.id) COLLATE "C", c.kind, c.id`;
+
+/** An item's key in the day's order, as DAY_ORDER computes it: what a gallery item carries as `order`. */
+export function dayOrder(day: string, kind: Kind, id: number): string {
+  return createHash('md5').update(`${day}:${kind}:${id}`).digest('hex');
+}
+
+/**
+ * Today's date (YYYY-MM-DD) in this process's time zone, for the live message of an approval: the
+ * configured TZ is the zone Node runs in (config takes TZ, else Node's own zone). A screen whose page
+ * is of another day loads it again instead of placing the item.
+ */
+export function processDay(at: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
 const VISIBLE = `c.status = 'approved' AND NOT c.archived`;
 
 /**
@@ -171,8 +186,8 @@ export class GalleryPages {
       if (rows[0]!.order_moved) return fullQueryPage(db, opts);
       if (this.#ordering === ordering && position > ordering.through) ordering.through = position;
       const byKey = new Map(rows.filter((r) => r.kind).map((r) => [`${r.kind}:${r.id}`, r]));
-      const items = keys.flatMap((k) => byKey.get(`${k.kind}:${k.id}`) ?? []).map(galleryView);
-      return { ...pageOf(items, ordering.keys.length, opts.page), position };
+      const items = keys.flatMap((k) => byKey.get(`${k.kind}:${k.id}`) ?? []).map((r) => galleryView(r, opts.day));
+      return { ...pageOf(items, ordering.keys.length, opts.page, opts.day), position };
     }
   }
 
@@ -228,7 +243,8 @@ async function fullQueryPage(db: Queryable, opts: { page: number; day: string })
     );
     total = c[0]?.total ?? 0;
   }
-  return { ...pageOf(found.map(galleryView), Number(total), opts.page), position: Number(rows[0]!.at_position) };
+  const items = found.map((r) => galleryView(r, opts.day));
+  return { ...pageOf(items, Number(total), opts.page, opts.day), position: Number(rows[0]!.at_position) };
 }
 
 async function searchPage(db: Queryable, opts: { page: number; q: string; day: string }) {
@@ -250,15 +266,17 @@ async function searchPage(db: Queryable, opts: { page: number; q: string; day: s
     );
     total = c[0]?.total ?? 0;
   }
-  return { ...pageOf(found.map(galleryView), Number(total), opts.page), position: Number(rows[0]!.at_position) };
+  const items = found.map((r) => galleryView(r, opts.day));
+  return { ...pageOf(items, Number(total), opts.page, opts.day), position: Number(rows[0]!.at_position) };
 }
 
-function galleryView(row: CatalogRow): GalleryItemView {
-  return { ...toView(row, { admin: false }), card: cardImage(row) };
+/** An item as a guest's gallery page shows it on `day`: never an email or an admin's notes. */
+export function galleryView(row: CatalogRow, day: string): GalleryItemView {
+  return { ...toView(row, { admin: false }), card: cardImage(row), order: dayOrder(day, row.kind, row.id) };
 }
 
-function pageOf(items: GalleryItemView[], total: number, page: number): GalleryPage {
-  return { items, total, page, pageSize: PAGE_SIZE, pageCount: Math.ceil(total / PAGE_SIZE) };
+function pageOf(items: GalleryItemView[], total: number, page: number, day: string): GalleryPage {
+  return { day, items, total, page, pageSize: PAGE_SIZE, pageCount: Math.ceil(total / PAGE_SIZE) };
 }
 
 function encode(page: GalleryPage & { position: number }): PageAnswer {

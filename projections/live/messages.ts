@@ -3,7 +3,8 @@ import type { LiveMessage } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment } from '../catalog/engagement.ts';
-import { findItem, toView, type Kind } from '../catalog/items.ts';
+import { galleryView, processDay } from '../catalog/galleryPage.ts';
+import { findItem, type Kind } from '../catalog/items.ts';
 import { isMuralChange, muralMessages, type MuralChange } from '../catalog/mural.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
 import type { ReactionCounts } from '#contract/live.ts';
@@ -204,6 +205,7 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
     return rows.get(key)!;
   };
   const messages: Unplaced[] = [];
+  let today: string | undefined;
   const erasures = new Map<object, Awaited<ReturnType<typeof erasedOf>>>();
   for (const c of changes) if (c.what === 'erased') erasures.set(c, await erasedOf(db, c.subjectId));
   const shown = await shownToGuests(db, [
@@ -262,8 +264,12 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
         messages.push({ event: 'admin:queue-changed', payload: { position, kind, ...counts! } });
         break;
       case 'added': {
+        // the item as a guest's page shows it, so screens place it without asking (decision 133)
         const row = await item(kind, id);
-        if (row) messages.push({ event: 'gallery:item-added', payload: { position, kind, item: toView(row, guest) } });
+        if (row) {
+          const day = (today ??= processDay(new Date()));
+          messages.push({ event: 'gallery:item-added', payload: { position, kind, day, item: galleryView(row, day) } });
+        }
         break;
       }
       case 'removed':

@@ -113,6 +113,30 @@ describe('live updates in open pages', () => {
     await expect.poll(() => arrived.getByText('New', { exact: true }).count(), { timeout: 10_000 }).toBe(0);
   });
 
+  // Issue 28: the message carries the item as the guest's page shows it; the page is not asked again
+  it('places an approved item where a reload would, without asking for the gallery again', async () => {
+    const { page: gallery } = await open('guest', '/gallery?debug');
+    await visible(card(gallery, 'Harbour at Dawn'));
+    // the socket's welcome (which loads the page again once) is behind us before counting starts
+    await expect.poll(() => gallery.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
+    await gallery.waitForLoadState('networkidle');
+    const asked: string[] = [];
+    gallery.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/gallery') asked.push(request.url());
+    });
+    const id = await submit.story('Placed by the Message', 'It came in while the gallery was open.');
+    await approve('stories', id);
+
+    await visible(card(gallery, 'Placed by the Message'));
+    await notReloaded(gallery);
+    const onScreen = await gallery.locator('main li h2').allTextContents();
+    const reloaded = (await seed.guest('GET', '/api/gallery?page=1')).body as { items: Array<{ title: string }> };
+    expect(onScreen.filter((title) => reloaded.items.some((item) => item.title === title))).toEqual(
+      reloaded.items.map((item) => item.title),
+    );
+    expect(asked).toEqual([]);
+  });
+
   it("counts a new submission in an admin's open review panel", async () => {
     const { page: admin } = await open('admin', '/admin');
     const storiesTab = admin.getByRole('tab', { name: /^Stories / });

@@ -4,6 +4,8 @@ import { galleryKeys } from '../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
 import { showKeys, type ShowAnswer } from '../queries/show.ts';
 import type { LiveMessage } from './sequence.ts';
+import { placeArrival, UNPLACEABLE } from './arrival.ts';
+import type { LivePayloads } from '../../../contract/live.ts';
 import type { CommentView as Comment, ItemView, Kind, QueueCounts } from '../../../contract/views.ts';
 
 type PatchMessage = Extract<
@@ -158,10 +160,14 @@ export class LiveCache {
       case 'reactions:burst':
         // the floating reactions listen through useLiveMessages; the totals are patched above
         return;
-      case 'gallery:item-added':
+      case 'gallery:item-added': {
+        // the message carries the item as a guest's page shows it: placed, not fetched again
+        this.#placeArrival(message.payload);
+        this.invalidate({ queryKey: itemKey(message.payload.kind, message.payload.item.id), exact: true });
+        return;
+      }
       case 'gallery:item-removed': {
-        const { kind } = message.payload;
-        const id = message.event === 'gallery:item-added' ? message.payload.item.id : message.payload.id;
+        const { kind, id } = message.payload;
         this.invalidate({ queryKey: galleryKeys.all });
         // An open detail page loads again: a removed item then 404s into its error view.
         this.invalidate({ queryKey: itemKey(kind, id), exact: true });
@@ -197,6 +203,20 @@ export class LiveCache {
         const unreachable: never = message;
         return unreachable;
       }
+    }
+  }
+
+  /**
+   * Puts an approved item into every cached gallery page it belongs on (decision 133). A page being
+   * fetched, or one the message cannot place it on (`placeArrival`), loads again instead: an answer
+   * on its way may be from before the arrival or after it, and only a fresh one is sure to be right.
+   */
+  #placeArrival(arrival: LivePayloads['gallery:item-added']) {
+    for (const query of this.#queryClient.getQueryCache().findAll({ queryKey: galleryKeys.all })) {
+      const before = query.state.data;
+      const after = query.state.fetchStatus === 'idle' ? placeArrival(query.queryKey, before, arrival) : UNPLACEABLE;
+      if (after === UNPLACEABLE) this.invalidate({ queryKey: query.queryKey, exact: true });
+      else if (after !== before) this.#queryClient.setQueryData(query.queryKey, after);
     }
   }
 

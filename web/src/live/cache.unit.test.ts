@@ -129,3 +129,26 @@ describe('an answer that left before a live total', () => {
     expect(data()?.reactions).toEqual({ '👏': 3 });
   });
 });
+
+// Issue 28: the arrival carries the item as a guest's page shows it; the page is not asked again.
+describe('an arrival in a gallery page that has loaded', () => {
+  it('is placed from the message, without asking the server again', async () => {
+    const story = (id: number, order: string) => ({ kind: 'story', id, order, title: `Story ${id}` });
+    const page = (items: unknown[]) => ({ day: '2026-11-26', items, total: items.length, page: 1, pageSize: 20 });
+    const { cache, server, data } = setUp<{ items: Array<{ id: number }>; total: number }>([
+      'gallery',
+      { page: 1, q: '' },
+    ]);
+    await settled();
+    server.answer(0, page([story(1, 'a'), story(2, 'c')]));
+    await settled();
+    cache.apply({
+      event: 'gallery:item-added',
+      payload: { position: 5, after: 4, kind: 'story', day: '2026-11-26', item: story(3, 'b') },
+    } as unknown as LiveMessage);
+    await settled();
+    expect(server.asked).toBe(1);
+    expect(data()?.items.map((item) => item.id)).toEqual([1, 3, 2]);
+    expect(data()?.total).toBe(3);
+  });
+});

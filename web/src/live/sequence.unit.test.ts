@@ -16,6 +16,7 @@ const added = (position: number, after = position - 1): LiveMessage => ({
     position,
     after,
     kind: 'story',
+    day: '2026-01-01',
     item: {
       kind: 'story',
       id: position,
@@ -35,6 +36,8 @@ const added = (position: number, after = position - 1): LiveMessage => ({
       commentCount: 0,
       viewCount: 0,
       reactions: {},
+      card: null,
+      order: '0',
     },
   },
 });
