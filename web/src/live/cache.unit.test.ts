@@ -134,7 +134,13 @@ describe('an answer that left before a live total', () => {
 describe('an arrival in a gallery page that has loaded', () => {
   it('is placed from the message, without asking the server again', async () => {
     const story = (id: number, order: string) => ({ kind: 'story', id, order, title: `Story ${id}` });
-    const page = (items: unknown[]) => ({ day: '2026-11-26', items, total: items.length, page: 1, pageSize: 20 });
+    const page = (items: Array<{ id: number }>) => ({
+      day: '2026-11-26',
+      items,
+      total: items.length,
+      page: 1,
+      pageSize: 20,
+    });
     const { cache, server, data } = setUp<{ items: Array<{ id: number }>; total: number }>([
       'gallery',
       { page: 1, q: '' },
