@@ -7,7 +7,8 @@ import { currentFilm } from '../montage/film.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { keepsakeItems, type KeepsakeItem } from './contents.ts';
 import { fontRuns, readsRightToLeft, visualRuns, type BookFont } from './fonts.ts';
-import { MONTAGE_FILE, type KeepsakeDeps } from './keepsake.ts';
+import { cueWords } from './cues.ts';
+import { blobText, MONTAGE_FILE, type KeepsakeDeps } from './keepsake.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -140,6 +141,13 @@ async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: 
   const shown = item.image?.key ?? item.media?.poster?.key;
   const image = shown && (await picture(deps, shown));
   if (image) placeImage(doc, image);
+  const captions = item.media?.captions && (await blobText(deps.blobs, item.media.captions.key));
+  const spoken = captions ? cueWords(captions).join(' ') : '';
+  if (spoken) {
+    say(doc, used, item.media!.type === 'video' ? 'Captions' : 'Transcript', 10, MUTED);
+    say(doc, used, spoken, 12, INK, { lineGap: 3 });
+    doc.moveDown(0.6);
+  }
   if (item.description) {
     say(doc, used, item.description, 12);
     doc.moveDown(0.6);
@@ -168,7 +176,8 @@ async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: 
 /**
  * The keepsake as a printable book (CONTRACT §10, decision 092): a cover with the honoree's name and
  * the date, then every item the gallery shows, a page or more each: its picture (a media item's
- * poster), its title and maker, its words, its totals and comments. Written to `out` as it goes.
+ * poster), its title and maker, a media item's captions or transcript, its words, its totals and
+ * comments. Written to `out` as it goes.
  */
 export async function writeKeepsakeBook(deps: KeepsakeDeps, out: Writable): Promise<void> {
   const doc = new PDFDocument({

@@ -29,6 +29,8 @@ export interface KeepsakeItem {
     type: 'video' | 'audio';
     mimeType: string;
     poster?: { key: string; file: string };
+    /** its WebVTT track, a video's captions or an audio message's transcript (decision 123) */
+    captions?: { key: string; file: string };
   };
   /** a drawing's recording, as a script beside the page */
   strokes?: string;
@@ -81,6 +83,9 @@ function keepsakeItem(row: CatalogRow, comments: CommentView[]): KeepsakeItem {
               file: `files/media-${row.id}-poster${extension(row.media.poster.key)}`,
             },
           }
+        : {}),
+      ...(row.media.captions
+        ? { captions: { key: row.media.captions.key, file: `files/media-${row.id}-captions.vtt` } }
         : {}),
     };
   }

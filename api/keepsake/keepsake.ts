@@ -41,6 +41,7 @@ function dataScript(
   items: AsyncIterable<KeepsakeItem>,
   files: KeepsakeItem[],
   codePoints: Set<number>,
+  text: (key: string) => Promise<string | undefined>,
 ): Readable {
   collectCodePoints(name, codePoints);
   return Readable.from(
@@ -49,13 +50,22 @@ function dataScript(
       for await (const item of items) {
         const { image, media, ...shown } = item;
         files.push({ ...item, comments: [] });
+        // the track's words go in the page: Chromium loads no <track> from file:// (decision 128)
+        const vtt = media?.captions && (await text(media.captions.key));
         const page = {
           ...shown,
           ...(image
             ? { image: { file: image.file, width: image.width, height: image.height, altText: image.altText } }
             : {}),
           ...(media
-            ? { media: { ...media, key: undefined, poster: media.poster && { file: media.poster.file } } }
+            ? {
+                media: {
+                  ...media,
+                  key: undefined,
+                  poster: media.poster && { file: media.poster.file },
+                  captions: vtt ? { file: media.captions!.file, vtt } : undefined,
+                },
+              }
             : {}),
           ...(item.strokes ? { strokes: item.strokes } : {}),
         };
@@ -91,6 +101,15 @@ async function blob(blobs: BlobStore, key: string): Promise<NodeJS.ReadableStrea
     if (error instanceof BlobNotFound) return undefined;
     throw error;
   }
+}
+
+/** A small text blob whole (a caption track: at most 256 KB, decision 123), or undefined when gone. */
+export async function blobText(blobs: BlobStore, key: string): Promise<string | undefined> {
+  const source = await blob(blobs, key);
+  if (!source) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -131,15 +150,21 @@ export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<
     }
   };
   const codePoints = new Set<number>();
-  await zip.add('data.js', dataScript(deps.name, montage, withStrokes(keepsakeItems(deps.pool)), files, codePoints));
+  await zip.add(
+    'data.js',
+    dataScript(deps.name, montage, withStrokes(keepsakeItems(deps.pool)), files, codePoints, (key) =>
+      blobText(deps.blobs, key),
+    ),
+  );
   // the fonts for the scripts the gallery's words are in, for a viewer whose machine lacks them
   await zip.add('fonts.css', fontsCss(webFontsFor(codePoints)));
 
   for (const item of files) {
-    const parts = [item.image, item.media, item.media?.poster].filter((p) => p !== undefined);
+    const parts = [item.image, item.media, item.media?.poster, item.media?.captions].filter((p) => p !== undefined);
     for (const part of parts) {
       const source = await blob(deps.blobs, part.key);
-      if (source) await zip.add(part.file, source, true);
+      // pictures and media are compressed already; a caption track is text
+      if (source) await zip.add(part.file, source, part !== item.media?.captions);
     }
     if (item.strokes) {
       const source = await blob(deps.blobs, strokesKey(item.id));

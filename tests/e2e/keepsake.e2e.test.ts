@@ -41,6 +41,12 @@ let files: Record<string, Buffer>;
 let cli: { checked: number; head: string; seq: number };
 const ids: Record<string, number> = {};
 /** Comments in scripts a viewer's machine may have no font for (decision 113). */
+/** The video's caption track (decision 123): the page shows its cues, the book prints its words. */
+const CAPTIONS = {
+  first: 'Happy birthday from the whole team',
+  second: 'We will miss you & your jokes',
+  vtt: 'WEBVTT\n\n1\n00:00:00.000 --> 00:00:05.000\n<v Val>Happy birthday from the whole team</v>\n\n00:00:05.000 --> 00:00:09.000\nWe will miss you &amp; your jokes\n',
+};
 const SCRIPTS = {
   thai: 'สุขสันต์วันเกิด',
   korean: '생일 축하해요',
@@ -69,6 +75,10 @@ beforeAll(async () => {
   ids.artwork = await seed.artwork({ title: 'Harbour at dawn', artistName: 'Sam Painter' });
   ids.story = await seed.story({ title: 'The first day', content: 'You showed me the ropes, thank you.' });
   ids.video = await seed.media({ file: 'mp4', title: 'A toast from the team' });
+  const captioned = await admin('PUT', `/api/media/${ids.video}/captions`, CAPTIONS.vtt, {
+    'content-type': 'text/vtt',
+  });
+  expect(captioned.status, JSON.stringify(captioned.body)).toBe(200);
   await seed.comment('stories', ids.story, 'Best boss ever 🎉 Ωμέγα');
   for (const words of Object.values(SCRIPTS)) await seed.comment('stories', ids.story, words);
   ids.drawing = await submitDrawing(guest);
@@ -177,6 +187,7 @@ describe('the keepsake', () => {
     expect(names.some((n) => n.startsWith(`files/artwork-${ids.artwork}.`))).toBe(true);
     expect(names.some((n) => n.startsWith(`files/media-${ids.video}.`))).toBe(true);
     expect(names).toContain(`files/artwork-${ids.drawing}-strokes.js`);
+    expect(files[`files/media-${ids.video}-captions.vtt`]?.toString('utf8')).toBe(CAPTIONS.vtt);
     const all = Object.values(files)
       .map((b) => b.toString('latin1'))
       .join('\n');
@@ -246,6 +257,8 @@ describe('the keepsake', () => {
       'A toast from the team',
       'Every tool',
       'Best boss ever 🎉 Ωμέγα',
+      // the video's captions under its poster, tags and entities read as words
+      `Captions ${CAPTIONS.first} ${CAPTIONS.second}`,
     ];
     for (const words of shown) {
       expect(poppler, words).toContain(words);
@@ -389,6 +402,21 @@ describe('the keepsake', () => {
     await expect
       .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
       .toBeGreaterThan(0);
+    // its captions show from the start, from a track the page made of the cues it carries
+    await expect
+      .poll(
+        () =>
+          video.evaluate((v: HTMLVideoElement) => {
+            const track = v.textTracks[0];
+            return {
+              mode: track?.mode,
+              active: [...(track?.activeCues ?? [])].map((c) => (c as VTTCue).getCueAsHTML().textContent),
+              cues: track?.cues?.length,
+            };
+          }),
+        { timeout: 20_000 },
+      )
+      .toEqual({ mode: 'showing', active: [CAPTIONS.first], cues: 2 });
 
     const drawing = page.locator(`article[data-id="${ids.drawing}"]`);
     await drawing.getByRole('button', { name: 'Replay the drawing' }).click();

@@ -22,7 +22,14 @@ interface Item {
   comments: Array<{ id: number; authorName: string; content: string; createdAt: string }>;
   image?: { file: string; width: number; height: number; altText?: string | null };
   strokes?: string;
-  media?: { file: string; type: 'video' | 'audio'; mimeType: string; poster?: { file: string } };
+  media?: {
+    file: string;
+    type: 'video' | 'audio';
+    mimeType: string;
+    poster?: { file: string };
+    /** the WebVTT track, inline: a video's captions, an audio message's transcript */
+    captions?: { file: string; vtt: string };
+  };
 }
 /** The film of everyone's video messages, when one was ready (decision 125). */
 interface Montage {
@@ -84,6 +91,39 @@ async function replay(item: Item, canvas: HTMLCanvasElement, status: HTMLElement
   canvas.dataset.replayed = 'true';
 }
 
+/**
+ * The item's WebVTT track, given to the player from memory: a `<track>` whose file is beside the page
+ * is refused by Chromium from file:// as cross-origin, one from a blob: URL is not (decision 128). A
+ * video shows its captions from the start; an audio message's words are written out under it.
+ */
+function withTrack(player: HTMLMediaElement, vtt: string, article: HTMLElement) {
+  const track = el('track');
+  track.kind = 'captions';
+  track.label = 'Captions';
+  track.src = URL.createObjectURL(new Blob([vtt], { type: 'text/vtt' }));
+  if (player instanceof HTMLVideoElement) {
+    track.default = true;
+    player.append(track);
+    return;
+  }
+  const transcript = el('section', 'px-4 pt-3 text-stone-800 dark:text-stone-200');
+  transcript.setAttribute('aria-label', 'Transcript');
+  transcript.append(el('h3', 'text-sm font-semibold text-stone-600 dark:text-stone-300', 'Transcript'));
+  const words = el('p', 'mt-1 whitespace-pre-line');
+  transcript.append(words);
+  track.addEventListener('load', () => {
+    // the browser's own parser: cue text with its tags and entities read as a person reads them
+    const cues = [...(track.track.cues ?? [])] as VTTCue[];
+    words.textContent = cues
+      .map((cue) => cue.getCueAsHTML().textContent?.trim())
+      .filter(Boolean)
+      .join('\n');
+  });
+  player.append(track);
+  track.track.mode = 'hidden';
+  article.append(transcript);
+}
+
 function card(item: Item): HTMLElement {
   const article = el('article', 'card flex w-full flex-col overflow-hidden');
   article.dataset.kind = item.kind;
@@ -119,6 +159,7 @@ function card(item: Item): HTMLElement {
     source.type = item.media.mimeType;
     player.append(source);
     article.append(player);
+    if (item.media.captions) withTrack(player, item.media.captions.vtt, article);
   }
   const body = el('div', 'p-4');
   body.append(
