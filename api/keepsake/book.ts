@@ -142,7 +142,7 @@ async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: 
   const image = shown && (await picture(deps, shown));
   if (image) placeImage(doc, image);
   const captions = item.media?.captions && (await blobText(deps.blobs, item.media.captions.key));
-  const spoken = captions ? cueWords(captions).join(' ') : '';
+  const spoken = captions ? cueWords(captions).join('\n') : '';
   if (spoken) {
     say(doc, used, item.media!.type === 'video' ? 'Captions' : 'Transcript', 10, MUTED);
     say(doc, used, spoken, 12, INK, { lineGap: 3 });
