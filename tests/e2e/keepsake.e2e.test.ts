@@ -10,6 +10,7 @@ import { linkHash } from '#events/canonical.ts';
 import { EventStore } from '#events/store.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
+import { axeViolations, settled } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
 import { seeder, signedInContext, type Seeder } from '../support/seedGallery.ts';
@@ -159,8 +160,10 @@ afterAll(async () => {
 });
 
 /** A context that can reach nothing but the disk. */
-async function offline(): Promise<{ context: BrowserContext; page: Page; refused: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, offline: true });
+async function offline(
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; refused: string[] }> {
+  const context = await browser.newContext({ viewport, offline: true });
   const refused: string[] = [];
   await context.route(/^(?!file:)/, (route) => {
     refused.push(route.request().url());
@@ -432,6 +435,36 @@ describe('the keepsake', () => {
     expect(painted).toBeGreaterThan(0.01);
     expect(refused).toEqual([]);
     await context.close();
+  });
+
+  it('index.html and verify.html: axe finds nothing serious, phone and desktop, light and dark', async () => {
+    const serious: string[] = [];
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const { context, page, refused } = await offline(viewport);
+      for (const file of ['index.html', 'verify.html']) {
+        await page.goto(`file://${dir}/out/${file}`);
+        if (file === 'index.html') {
+          await expect.poll(() => page.getByRole('heading', { name: 'Harbour at dawn' }).isVisible()).toBe(true);
+        } else {
+          await expect.poll(() => page.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(/^Verified/);
+        }
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await settled(page);
+          for (const v of await axeViolations(page)) {
+            if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+            const where = v.nodes.map((n) => n.target.join(' ')).join(', ');
+            serious.push(`${file} ${viewport.width}px ${colorScheme}: ${v.id} (${v.impact}) at ${where}`);
+          }
+        }
+      }
+      expect(refused).toEqual([]);
+      await context.close();
+    }
+    expect(serious).toEqual([]);
   });
 
   it('is offered on the admin page, both downloads with their progress', async () => {
