@@ -7,14 +7,17 @@ import { currentRequestId } from './observability/requestContext.ts';
 import type { BlobStore } from './storage/index.ts';
 
 /** The three kinds of submission, as URLs and messages name them. */
-export const KINDS: Record<
-  Kind,
-  { path: string; label: string; stream: (id: number) => string; blobPrefix: (id: number) => string }
-> = {
-  artwork: { path: KIND_PATH.artwork, label: 'Artwork', stream: artworkStream, blobPrefix: (id) => `artworks/${id}/` },
-  story: { path: KIND_PATH.story, label: 'Story', stream: storyStream, blobPrefix: (id) => `stories/${id}/` },
-  media: { path: KIND_PATH.media, label: 'Media', stream: mediaStream, blobPrefix: (id) => `media/${id}/` },
+export const KINDS: Record<Kind, { path: string; label: string; stream: (id: number) => string }> = {
+  artwork: { path: KIND_PATH.artwork, label: 'Artwork', stream: artworkStream },
+  story: { path: KIND_PATH.story, label: 'Story', stream: storyStream },
+  media: { path: KIND_PATH.media, label: 'Media', stream: mediaStream },
 };
+
+/**
+ * Where an item's files are kept in the blob store (`artworks/7/`): the folder is the kind's name in
+ * URLs (contract/views.ts KIND_PATH), so the table is the contract's, not a copy of it.
+ */
+export const itemFolder = (kind: Kind, id: number): string => `${KIND_PATH[kind]}/${id}/`;
 export const KIND_NAMES: readonly Kind[] = KIND_LIST;
 
 /** An item whose files go: a media item's upload lies outside its prefix (`uploads/…`). */
@@ -31,7 +34,7 @@ export interface ItemFiles {
  */
 export async function removeItemFiles(blobs: BlobStore, items: readonly ItemFiles[]): Promise<void> {
   const removals = items.flatMap(({ kind, id, uploadKey }) => [
-    blobs.deletePrefix(KINDS[kind].blobPrefix(id)),
+    blobs.deletePrefix(itemFolder(kind, id)),
     ...(uploadKey ? [blobs.delete(uploadKey)] : []),
   ]);
   await Promise.all(removals).catch((error: unknown) =>

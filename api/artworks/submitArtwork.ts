@@ -8,6 +8,7 @@ import type { EventMetadata } from '#events/metadata.ts';
 import { HttpError } from '../http/errors.ts';
 import { altText, describedFields, submissionData, submitterFields } from '../http/fields.ts';
 import { ImageRejected, normaliseUpload } from '../images/index.ts';
+import { itemFolder } from '../kinds.ts';
 import type { StrokeRecording } from '#contract/strokes.ts';
 import { holdRecordingToImage } from './recordingMatches.ts';
 
@@ -59,7 +60,7 @@ export async function submitArtwork(
   });
   if (recording) await holdRecordingToImage(recording, image);
   const artworkId = await nextId(deps.pool, 'artwork_ids');
-  const key = `artworks/${artworkId}/original.${image.extension}`;
+  const key = `${itemFolder('artwork', artworkId)}original.${image.extension}`;
   await deps.blobs.put(key, image.buffer, { contentType: image.contentType });
   let position: number | undefined;
   try {

@@ -1,13 +1,15 @@
 import { buffer } from 'node:stream/consumers';
 import { CARD_ASPECT, CARD_WIDTHS, type CardKind } from '#projections/catalog/cardImages.ts';
+import { itemFolder } from '../kinds.ts';
 import type { BlobStore } from '../storage/index.ts';
 import { makeCardImages } from './index.ts';
 
-const FOLDERS: Record<CardKind, string> = { artwork: 'artworks', media: 'media' };
+/** Where a card's images are kept: beside the item's other files, so deleting the item deletes them. */
+export const cardPrefix = (kind: CardKind, id: number, version: string) => `${itemFolder(kind, id)}card-${version}`;
 
-/** Where a card image is kept: beside the item's other files, so deleting the item deletes it. */
+/** One width of a card's images, as stored. */
 export const cardKey = (kind: CardKind, id: number, version: string, width: number) =>
-  `${FOLDERS[kind]}/${id}/card-${version}-${width}.webp`;
+  `${cardPrefix(kind, id, version)}-${width}.webp`;
 
 /**
  * Makes and stores a card's images in every width from its source's bytes (one decode). Called by

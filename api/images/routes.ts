@@ -1,17 +1,23 @@
 import { Router, type Response } from 'express';
-import { CARD_WIDTHS, cardSource, cardUrl, cardVersion, type CardKind } from '#projections/catalog/cardImages.ts';
+import {
+  CARD_ASPECT,
+  CARD_WIDTHS,
+  cardSource,
+  cardUrl,
+  cardVersion,
+  type CardKind,
+} from '#projections/catalog/cardImages.ts';
 import { findItem } from '#projections/catalog/items.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { BlobNotFound } from '../storage/index.ts';
-import { loadCardImages } from './cards.ts';
+import { KINDS } from '../kinds.ts';
+import { cardKey, cardPrefix, loadCardImages } from './cards.ts';
 
-const KINDS: Record<string, { kind: CardKind; folder: string; label: string }> = {
-  artwork: { kind: 'artwork', folder: 'artworks', label: 'Artwork' },
-  media: { kind: 'media', folder: 'media', label: 'Media' },
-};
+/** The kinds whose cards show a picture (an artwork, a video's poster), by their name in the URL. */
+const CARD_KINDS = new Map(Object.keys(CARD_ASPECT).map((kind) => [kind, kind as CardKind]));
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 /** Hot card images kept in memory: a page of 20 cards in three widths is well under 4 MB. */
 const MEMORY_BYTES = 48 * 1024 * 1024;
@@ -28,20 +34,21 @@ export function imageRoutes(deps: Deps) {
   const making = new Map<string, Promise<Map<number, Buffer>>>();
 
   router.get('/images/:kind/:id/:version/:file', async (req, res) => {
-    const kind = KINDS[req.params.kind];
+    const kind = CARD_KINDS.get(req.params.kind);
     const id = idParam(req.params.id);
     const width = Number(/^(\d+)\.webp$/.exec(req.params.file)?.[1]);
     if (!kind || !id || !(CARD_WIDTHS as readonly number[]).includes(width)) throw notFound('Image');
-    const row = await findItem(deps.pool, kind.kind, id, { admin: isAdmin(req) });
+    const { label } = KINDS[kind];
+    const row = await findItem(deps.pool, kind, id, { admin: isAdmin(req) });
     const source = row && cardSource(row);
     const version = row && cardVersion(row);
-    if (!row || !source || !version) throw notFound(kind.label);
+    if (!row || !source || !version) throw notFound(label);
     if (version !== req.params.version) {
       // an older URL: point at the current one, which is the one to cache
-      res.set('Cache-Control', 'no-cache').redirect(302, cardUrl(kind.kind, id, version, width));
+      res.set('Cache-Control', 'no-cache').redirect(302, cardUrl(kind, id, version, width));
       return;
     }
-    const key = `${kind.folder}/${id}/card-${version}-${width}.webp`;
+    const key = cardKey(kind, id, version, width);
     const etag = `"${version}-${width}"`;
     if (req.get('if-none-match') === etag) {
       res.status(304).set({ ETag: etag, 'Cache-Control': IMMUTABLE }).end();
@@ -50,19 +57,17 @@ export function imageRoutes(deps: Deps) {
     let bytes = memory.get(key);
     if (!bytes) {
       // one making per card: every width from one decode of the source
-      const card = `${kind.folder}/${id}/card-${version}`;
+      const card = cardPrefix(kind, id, version);
       let pending = making.get(card);
       if (!pending) {
-        pending = loadCardImages(deps.blobs, { kind: kind.kind, id, version }, source.key).finally(() =>
-          making.delete(card),
-        );
+        pending = loadCardImages(deps.blobs, { kind, id, version }, source.key).finally(() => making.delete(card));
         making.set(card, pending);
       }
       let all: Map<number, Buffer>;
       try {
         all = await pending;
       } catch (error) {
-        if (error instanceof BlobNotFound) throw notFound(kind.label);
+        if (error instanceof BlobNotFound) throw notFound(label);
         throw error;
       }
       for (const [w, b] of all) remember(`${card}-${w}.webp`, b);

@@ -7,7 +7,7 @@ import { artworkDecider } from '#events/artworks/decide.ts';
 import { DomainError } from '#events/errors.ts';
 import { handleCommand } from '#events/handle.ts';
 import type { Deps } from '../deps.ts';
-import { removeItemFiles } from '../kinds.ts';
+import { itemFolder, removeItemFiles } from '../kinds.ts';
 import { makeRenditions } from '../images/index.ts';
 import { storeCardImages } from '../images/cards.ts';
 import { cardVersionOf } from '#projections/catalog/cardImages.ts';
@@ -26,7 +26,7 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
   const original = await buffer(await deps.blobs.read(state.image.key));
   const { display, thumbnail } = await makeRenditions(original);
   const stored = async (name: string, r: typeof display) => {
-    const key = `artworks/${artworkId}/${name}.webp`;
+    const key = `${itemFolder('artwork', artworkId)}${name}.webp`;
     await deps.blobs.put(key, r.buffer, { contentType: r.contentType });
     return { key, contentType: r.contentType, width: r.width, height: r.height, bytes: r.buffer.length };
   };
@@ -69,7 +69,7 @@ async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-
     const source = path.join(work, path.basename(state.file.key));
     await pipeline(await deps.blobs.read(state.file.key), fs.createWriteStream(source));
     const store = async (name: string, file: string, contentType: string) => {
-      const key = `media/${mediaId}/${name}`;
+      const key = `${itemFolder('media', mediaId)}${name}`;
       await deps.blobs.put(key, fs.createReadStream(file), { contentType });
       return { key, contentType, bytes: fs.statSync(file).size };
     };

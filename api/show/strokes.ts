@@ -6,9 +6,10 @@ import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { sendStream } from '../http/sendStream.ts';
+import { itemFolder } from '../kinds.ts';
 import { BlobNotFound } from '../storage/index.ts';
 
-export const strokesKey = (artworkId: number) => `artworks/${artworkId}/strokes.json`;
+export const strokesKey = (artworkId: number) => `${itemFolder('artwork', artworkId)}strokes.json`;
 
 /**
  * The `strokes` a drawing from /create carries (CONTRACT §7), checked before anything is written:
