@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveTail } from '#api/realtime/liveTail.ts';
 import { catalogProjection } from '#projections/catalog/catalogProjection.ts';
 import { GalleryPages } from '#projections/catalog/galleryPage.ts';
+import { runEvents } from '../tests/support/commands.ts';
 import { freshDatabase } from '../tests/support/database.ts';
 import { seeder } from '../tests/support/seedGallery.ts';
 import { startTestServer, type TestServer } from '../tests/support/server.ts';
@@ -67,6 +68,11 @@ const cli = (script: string, args: string[], url: string) => {
   });
   return { code: run.status, out: run.stdout + run.stderr };
 };
+/** `events` in this process (tests/support/commands.ts): the first import above stays a CLI run. */
+const events = async (args: string[], url: string) => {
+  const run = await runEvents(args, { DATABASE_URL: url, DATA_DIR: dir });
+  return { code: run.code, out: run.out + run.err };
+};
 
 async function rows(pool: pg.Pool, table: string) {
   const { rows } = await pool.query<{ r: string }>(`SELECT to_jsonb(x)::text AS r FROM ${table} x ORDER BY 1`);
@@ -117,7 +123,7 @@ describe('events import', () => {
   });
 
   it('refuses a database that already holds events, and an export that does not verify', async () => {
-    const again = cli('scripts/events.ts', ['import', file], fresh.url);
+    const again = await events(['import', file], fresh.url);
     expect(again.code).toBe(1);
     expect(again.out).toContain('already holds events');
     const other = await freshDatabase();
@@ -125,7 +131,7 @@ describe('events import', () => {
       const broken = path.join(dir, 'broken.ndjson');
       const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
       fs.writeFileSync(broken, lines.filter((_, i) => i !== 1).join('\n') + '\n');
-      const run = cli('scripts/events.ts', ['import', broken], other.url);
+      const run = await events(['import', broken], other.url);
       expect(run.code).toBe(1);
       expect(run.out).toContain('does not verify: seq 2');
       expect((await other.pool.query('SELECT count(*)::int AS n FROM events')).rows[0].n).toBe(0);
@@ -133,7 +139,7 @@ describe('events import', () => {
       // cut at a line boundary: every line left is whole and chained, but the end line is gone
       const cut = path.join(dir, 'cut.ndjson');
       fs.writeFileSync(cut, lines.slice(0, 5).join('\n') + '\n');
-      const cutRun = cli('scripts/events.ts', ['import', cut], other.url);
+      const cutRun = await events(['import', cut], other.url);
       expect(cutRun.code).toBe(1);
       expect(cutRun.out).toContain('does not verify: seq 6: the export has no end line');
       expect((await other.pool.query('SELECT count(*)::int AS n FROM events')).rows[0].n).toBe(0);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { log } from '#api/observability/logger.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { EventStore } from '#events/store.ts';
+import { runEvents } from './support/commands.ts';
 import { jpegDataUrl } from './support/images.ts';
 import { makeTestMedia, removeTestMedia } from './support/media.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from './support/server.ts';
@@ -57,6 +58,8 @@ const cli = (args: string[], script = 'events') => {
   });
   return { code: run.status, out: run.stdout, err: run.stderr };
 };
+/** `events` in this process (tests/support/commands.ts); export and erase above stay CLI runs. */
+const inProcess = (args: string[]) => runEvents(args, { DATABASE_URL: t.db.url, DATA_DIR: t.dataDir });
 
 /** Every row of every table the app and its job queue keep (but `except`), as text. */
 async function databaseText(except: string[] = []): Promise<string> {
@@ -222,8 +225,8 @@ describe('erasing a person', () => {
     expect(personalIn(exported.out)).toEqual([]);
     const file = path.join(dir, 'export.ndjson');
     fs.writeFileSync(file, exported.out);
-    expect(cli(['verify', '--file', file])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: /) });
-    const verify = cli(['verify']);
+    expect(await inProcess(['verify', '--file', file])).toMatchObject({ code: 0, out: expect.stringMatching(/^ok: /) });
+    const verify = await inProcess(['verify']);
     expect(verify.out).toMatch(/^ok: \d+ events checked/);
     expect(verify.code).toBe(0);
   });
@@ -387,7 +390,7 @@ describe('erasing a person known only from events written before (v1, values inl
     };
     expect(page.items.find((i) => i.kind === 'story' && i.id === 900)).toMatchObject({ authorName: 'Anonymous' });
     expect(page.items.some((i) => i.kind === 'artwork' && i.id === 900)).toBe(false);
-    expect(cli(['verify']).code).toBe(0);
+    expect((await inProcess(['verify'])).code).toBe(0);
   });
 });
 
@@ -569,7 +572,7 @@ describe('deleting an item', () => {
       artistNameRef: null,
     });
     expect(events.at(-1)).toMatchObject({ type: 'ArtworkDeleted', actor: { role: 'admin' } });
-    expect(cli(['verify']).code).toBe(0);
+    expect((await inProcess(['verify'])).code).toBe(0);
     const check = cli(['check'], 'projections');
     expect(check.out + check.err).toContain('equal');
     expect(check.code).toBe(0);
