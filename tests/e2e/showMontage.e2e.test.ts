@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MontageStatus } from '#contract/montage.ts';
+import { axeViolations, settled } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
 import { seeder, signedInContext, type Seeder } from '../support/seedGallery.ts';
@@ -75,6 +76,18 @@ describe('the montage on the show', () => {
     expect(await presenter.getByRole('button', { name: 'The montage is on every screen' }).isDisabled()).toBe(true);
     expect((await seed.guest('GET', '/api/show')).body.current).toEqual({ kind: 'montage', id: 1 });
     await shots(presenter, screen);
+    // issue 27: axe finds nothing serious on the presenter (phone) or the big screen (desktop) while the
+    // film plays, light and dark
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const [name, page] of [
+        ['presenter', presenter],
+        ['reveal', screen],
+      ] as const) {
+        await page.emulateMedia({ colorScheme });
+        await settled(page);
+        expect(await serious(page), `${name}, ${colorScheme}`).toEqual([]);
+      }
+    }
 
     // a video approved during the meeting: the film no longer holds every message, so it is not served
     await seed.media({ file: 'mp4', title: 'A late toast', artistName: 'Val Filmer' });
@@ -90,6 +103,13 @@ describe('the montage on the show', () => {
     await expect.poll(() => slideOf(screen), { timeout: 30_000 }).not.toBe('montage:1');
   }, 480_000);
 });
+
+/** axe's serious and critical violations on the page as it is now, each with the elements it names. */
+async function serious(page: Page) {
+  return (await axeViolations(page))
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html}`).join(', ')}`);
+}
 
 /** The presenter and the big screen on a phone and a desktop, light and dark (when KEEPSAKE_SHOTS is set). */
 async function shots(presenter: Page, screen: Page) {

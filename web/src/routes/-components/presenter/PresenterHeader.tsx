@@ -34,7 +34,7 @@ export function PresenterHeader({
 function StateBadge({ state }: { state: ShowState }) {
   const look = {
     idle: 'bg-stone-200 text-stone-700 dark:bg-stone-800 dark:text-stone-300',
-    running: 'bg-emerald-600 text-white',
+    running: 'bg-emerald-700 text-white',
     paused: 'bg-amber-500 text-stone-950',
   }[state];
   const label = { idle: 'Not running', running: 'Live', paused: 'Paused' }[state];
