@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
-import { signedInContext } from '../support/seedGallery.ts';
+import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { makeTestMedia, removeTestMedia, type TestMediaName } from '../support/media.ts';
 import { client, startTestServer, type TestServer } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
@@ -91,5 +91,27 @@ describe('captions (decision 123)', () => {
     expect(await transcript.getByText('Happy birthday, Alex!').isVisible()).toBe(false);
     await page.getByText('Transcript', { exact: true }).click();
     await expect.poll(() => transcript.getByText('Happy birthday, Alex!').isVisible()).toBe(true);
+  });
+  it('a track an admin adds or replaces reaches an open detail page without a reload', async () => {
+    const seed = await seeder(t);
+    const id = await seed.media({ file: 'mp3', title: 'Said on the day' });
+    const page = await signedIn();
+    await page.goto(`/media/${id}`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Said on the day' }).count(), { timeout: 15_000 })
+      .toBe(1);
+    expect(await page.getByText('Transcript', { exact: true }).count()).toBe(0);
+
+    const vtt = (words: string) => `WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n${words}\n`;
+    const put = (words: string) =>
+      seed.admin('PUT', `/api/media/${id}/captions`, vtt(words), { 'content-type': 'text/vtt' });
+    expect((await put('Many happy returns!')).status).toBe(200);
+    await expect.poll(() => page.getByText('Transcript', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    await page.getByText('Transcript', { exact: true }).click();
+    await expect.poll(() => page.getByText('Many happy returns!').isVisible()).toBe(true);
+
+    // the same address, new words
+    expect((await put('Many happy returns, Alex!')).status).toBe(200);
+    await expect.poll(() => page.getByText('Many happy returns, Alex!').isVisible(), { timeout: 15_000 }).toBe(true);
   });
 });
