@@ -75,6 +75,8 @@ export interface LivePayloads {
   'mural:stroke-added': Positioned & { stroke: MuralStroke };
   'mural:stroke-removed': Positioned & { id: number };
   'mural:state': Positioned & { state: MuralState; artworkId: number | null };
+  /** a message guests may see was given, or lost, its WebVTT track (decisions 123, 130) */
+  'media:captions-changed': Positioned & { kind: 'media'; id: number; captionsUrl: string | null };
 }
 
 export type LiveEvent = keyof LivePayloads;
@@ -160,6 +162,7 @@ export const ROOM_OF: { [E in LiveEvent]: Room } = {
   'mural:stroke-added': 'mural',
   'mural:stroke-removed': 'mural',
   'mural:state': 'mural',
+  'media:captions-changed': 'everyone',
 };
 
 export const LIVE_EVENTS = Object.keys(ROOM_OF) as LiveEvent[];

@@ -23,6 +23,7 @@ export type Change =
   | { what: 'show' }
   | MuralChange
   | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts }
+  | { what: 'captions'; kind: 'media'; id: number }
   | { what: 'erased'; subjectId: number };
 
 /** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
@@ -95,9 +96,10 @@ export function changesOf(event: RecordedEvent): Change[] {
       return [{ what: 'mural-state' }];
     case 'SubjectErased':
       return [{ what: 'erased', subjectId: event.data.subjectId }];
+    case 'MediaCaptioned':
+      return [{ what: 'captions', kind: 'media', id: event.data.mediaId }];
     case 'ArtworkRenditionsMade':
     case 'MediaProcessed':
-    case 'MediaCaptioned':
     case 'ItemViewed':
       return [];
     default: {
@@ -196,7 +198,9 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
   const changes = coalesce(
     events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! })))),
   );
-  const counts = changes.some((c) => c.what === 'queue' || c.what === 'erased') ? await queueCounts(db) : undefined;
+  const counts = changes.some((c) => c.what === 'queue' || c.what === 'erased' || c.what === 'captions')
+    ? await queueCounts(db)
+    : undefined;
   // one read per item per batch
   const rows = new Map<string, ReturnType<typeof findItem>>();
   const item = (kind: Kind, id: number) => {
@@ -235,6 +239,20 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
       if (!(await item(kind, id))) continue;
       const totals = await reactionTotals(db, kind, id);
       messages.push({ event: 'reactions:burst', payload: { position, kind, id, counts, totals } });
+      continue;
+    }
+    if (c.what === 'captions') {
+      // guests' screens hear of a track on what they may see; a pending message's reaches the queue
+      const row = await item('media', c.id);
+      const view = row && toView(row, guest);
+      messages.push(
+        view?.kind === 'media'
+          ? {
+              event: 'media:captions-changed',
+              payload: { position, kind: 'media', id: c.id, captionsUrl: view.captionsUrl },
+            }
+          : { event: 'admin:queue-changed', payload: { position, kind: 'media', ...counts! } },
+      );
       continue;
     }
     if (c.what === 'erased') {

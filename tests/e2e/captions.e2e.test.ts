@@ -96,10 +96,12 @@ describe('captions (decision 123)', () => {
     const seed = await seeder(t);
     const id = await seed.media({ file: 'mp3', title: 'Said on the day' });
     const page = await signedIn();
-    await page.goto(`/media/${id}`);
+    await page.goto(`/media/${id}?debug`);
     await expect
       .poll(() => page.getByRole('heading', { name: 'Said on the day' }).count(), { timeout: 15_000 })
       .toBe(1);
+    // the page's socket has joined (its first batch), so what follows comes as a live message
+    await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
     expect(await page.getByText('Transcript', { exact: true }).count()).toBe(0);
 
     const vtt = (words: string) => `WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n${words}\n`;

@@ -3,6 +3,7 @@ import { adminKeys } from '../queries/adminKeys.ts';
 import { galleryKeys } from '../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
 import { showKeys, type ShowAnswer } from '../queries/show.ts';
+import { everyTrackWords, trackWordsOf, withCaptions } from './captions.ts';
 import type { LiveMessage } from './sequence.ts';
 import { placeArrival, UNPLACEABLE } from './arrival.ts';
 import type { LivePayloads } from '../../../contract/live.ts';
@@ -183,6 +184,17 @@ export class LiveCache {
           queryKey: adminKeys.all,
           predicate: (query) => query.queryKey[1] !== adminKeys.queue[1],
         });
+        // a pending message's track may have changed at the same address
+        if (message.payload.kind === 'media') this.invalidate(everyTrackWords);
+        return;
+      }
+      case 'media:captions-changed': {
+        for (const query of queryClient.getQueryCache().getAll()) {
+          const before = query.state.data;
+          const after = withCaptions(query.queryKey, before, message.payload);
+          if (after !== before) queryClient.setQueryData(query.queryKey, after);
+        }
+        this.invalidate(trackWordsOf(message.payload.id));
         return;
       }
       case 'show:changed': {
