@@ -4,7 +4,7 @@ import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment } from '../catalog/engagement.ts';
 import { galleryView, processDay } from '../catalog/galleryPage.ts';
-import { findItem, type Kind } from '../catalog/items.ts';
+import { findItem, toView, type Kind } from '../catalog/items.ts';
 import { isMuralChange, muralMessages, type MuralChange } from '../catalog/mural.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
 import type { ReactionCounts } from '#contract/live.ts';
