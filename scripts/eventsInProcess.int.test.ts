@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEvents } from '../tests/support/commands.ts';
+import { runEvents, runProjections } from '../tests/support/commands.ts';
 import { freshDatabase } from '../tests/support/database.ts';
 
 /**
- * Tests that check what `events` does run it in-process (tests/support/commands.ts, decision 135):
+ * Tests that check what `events` or `projections` does run it in-process (tests/support/commands.ts, decision 135):
  * it must answer as the command line does, in exit status and in what it prints.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -37,4 +37,17 @@ describe('events in-process', () => {
       expect(inProcess).toEqual({ code: cli.status, out: cli.stdout, err: cli.stderr });
     },
   );
+});
+
+describe('projections in-process', () => {
+  it.each([[['check']], [['rebuild']], [['frobnicate']], [['--help']]])('answers %j as the CLI does', async (args) => {
+    const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
+    const cli = spawnSync(process.execPath, [path.join(ROOT, 'scripts/projections.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    const inProcess = await runProjections(args, env);
+    expect(inProcess).toEqual({ code: cli.status, out: cli.stdout, err: cli.stderr });
+  });
 });

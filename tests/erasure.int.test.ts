@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { log } from '#api/observability/logger.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { EventStore } from '#events/store.ts';
-import { runEvents } from './support/commands.ts';
+import { runEvents, runProjections } from './support/commands.ts';
 import { jpegDataUrl } from './support/images.ts';
 import { makeTestMedia, removeTestMedia } from './support/media.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from './support/server.ts';
@@ -58,7 +58,10 @@ const cli = (args: string[], script = 'events') => {
   });
   return { code: run.status, out: run.stdout, err: run.stderr };
 };
-/** `events` in this process (tests/support/commands.ts); export and erase above stay CLI runs. */
+/**
+ * `events` in this process (tests/support/commands.ts); export, erase and the first `projections check`
+ * stay CLI runs.
+ */
 const inProcess = (args: string[]) => runEvents(args, { DATABASE_URL: t.db.url, DATA_DIR: t.dataDir });
 
 /** Every row of every table the app and its job queue keep (but `except`), as text. */
@@ -573,7 +576,7 @@ describe('deleting an item', () => {
     });
     expect(events.at(-1)).toMatchObject({ type: 'ArtworkDeleted', actor: { role: 'admin' } });
     expect((await inProcess(['verify'])).code).toBe(0);
-    const check = cli(['check'], 'projections');
+    const check = await runProjections(['check'], { DATABASE_URL: t.db.url, DATA_DIR: t.dataDir });
     expect(check.out + check.err).toContain('equal');
     expect(check.code).toBe(0);
   });

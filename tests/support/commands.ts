@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { type CommandMain, commandStatus } from '../../scripts/cli.ts';
 import { eventsMain, usage as eventsUsage } from '../../scripts/eventsCommand.ts';
+import { projectionsMain, usage as projectionsUsage } from '../../scripts/projectionsCommand.ts';
 
 export interface CommandRun {
   code: number;
@@ -18,6 +19,10 @@ export interface CommandRun {
  * at least one in each file that uses this).
  */
 export const runEvents = (args: string[], env: Record<string, string>) => inProcess(eventsUsage, eventsMain, args, env);
+
+/** `npm run projections -- …args` in this process, as runEvents. */
+export const runProjections = (args: string[], env: Record<string, string>) =>
+  inProcess(projectionsUsage, projectionsMain, args, env);
 
 async function inProcess(
   usage: string,
