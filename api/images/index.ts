@@ -2,6 +2,11 @@ import sharp, { type Sharp } from 'sharp';
 
 /** The one place sharp is used. Everything an upload needs: validate, clean, and make renditions. */
 
+// libvips' operation cache (50 MB, 100 operations by default) serves an operation asked again on the
+// same input; every picture here is processed once, so it only held memory (decision 129). Off, an
+// input buffer may also be reused with new bytes: the cache knows a buffer by its address.
+sharp.cache(false);
+
 export type ImageContentType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 type Format = 'jpeg' | 'png' | 'gif' | 'webp';
 
