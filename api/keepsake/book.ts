@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Writable } from 'node:stream';
 import PDFDocument from 'pdfkit';
+import { transcriptOf } from '#contract/transcript.ts';
 import { printableJpeg } from '../images/index.ts';
 import { currentFilm } from '../montage/film.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { keepsakeItems, type KeepsakeItem } from './contents.ts';
 import { fontRuns, readsRightToLeft, visualRuns, type BookFont } from './fonts.ts';
-import { cueWords } from './cues.ts';
 import { blobText, MONTAGE_FILE, type KeepsakeDeps } from './keepsake.ts';
 
 type Doc = PDFKit.PDFDocument;
@@ -116,9 +116,7 @@ function sayCentred(doc: Doc, used: Set<string>, text: string, size: number, col
 class PictureBuffer {
   #buffer = Buffer.alloc(0);
 
-  /** `size`, when the store knows it, makes room once rather than in doublings left for the GC. */
-  async read(stream: NodeJS.ReadableStream, size = 0): Promise<Buffer> {
-    if (size > this.#buffer.length) this.#buffer = Buffer.allocUnsafeSlow(size);
+  async read(stream: NodeJS.ReadableStream): Promise<Buffer> {
     let length = 0;
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (length + chunk.length > this.#buffer.length) {
@@ -135,8 +133,7 @@ class PictureBuffer {
 
 async function picture(deps: KeepsakeDeps, key: string, into: PictureBuffer) {
   try {
-    const size = (await deps.blobs.stat(key))?.size;
-    return await printableJpeg(await into.read(await deps.blobs.read(key), size));
+    return await printableJpeg(await into.read(await deps.blobs.read(key)));
   } catch (error) {
     if (error instanceof BlobNotFound) return undefined;
     throw error;
@@ -166,7 +163,11 @@ async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: 
   const image = shown && (await picture(deps, shown, into));
   if (image) placeImage(doc, image);
   const captions = item.media?.captions && (await blobText(deps.blobs, item.media.captions.key));
-  const spoken = captions ? cueWords(captions).join('\n') : '';
+  const spoken = captions
+    ? transcriptOf(captions)
+        .map((line) => line.text)
+        .join('\n')
+    : '';
   if (spoken) {
     say(doc, used, item.media!.type === 'video' ? 'Captions' : 'Transcript', 10, MUTED);
     say(doc, used, spoken, 12, INK, { lineGap: 3 });

@@ -48,6 +48,11 @@ const CAPTIONS = {
   second: 'We will miss you & your jokes',
   vtt: 'WEBVTT\n\n1\n00:00:00.000 --> 00:00:05.000\n<v Val>Happy birthday from the whole team</v>\n\n00:00:05.000 --> 00:00:09.000\nWe will miss you &amp; your jokes\n',
 };
+/** The audio message's transcript (decision 130): the page writes its words under the player. */
+const TRANSCRIPT = {
+  line: 'Thank you for every Friday breakfast',
+  vtt: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nThank you for every <i>Friday</i> breakfast\n',
+};
 const SCRIPTS = {
   thai: 'สุขสันต์วันเกิด',
   korean: '생일 축하해요',
@@ -80,6 +85,11 @@ beforeAll(async () => {
     'content-type': 'text/vtt',
   });
   expect(captioned.status, JSON.stringify(captioned.body)).toBe(200);
+  ids.audio = await seed.media({ file: 'mp3', title: 'A song for you' });
+  const transcribed = await admin('PUT', `/api/media/${ids.audio}/captions`, TRANSCRIPT.vtt, {
+    'content-type': 'text/vtt',
+  });
+  expect(transcribed.status, JSON.stringify(transcribed.body)).toBe(200);
   await seed.comment('stories', ids.story, 'Best boss ever 🎉 Ωμέγα');
   for (const words of Object.values(SCRIPTS)) await seed.comment('stories', ids.story, words);
   ids.drawing = await submitDrawing(guest);
@@ -191,6 +201,7 @@ describe('the keepsake', () => {
     expect(names.some((n) => n.startsWith(`files/media-${ids.video}.`))).toBe(true);
     expect(names).toContain(`files/artwork-${ids.drawing}-strokes.js`);
     expect(files[`files/media-${ids.video}-captions.vtt`]?.toString('utf8')).toBe(CAPTIONS.vtt);
+    expect(files[`files/media-${ids.audio}-captions.vtt`]?.toString('utf8')).toBe(TRANSCRIPT.vtt);
     const all = Object.values(files)
       .map((b) => b.toString('latin1'))
       .join('\n');
@@ -260,8 +271,9 @@ describe('the keepsake', () => {
       'A toast from the team',
       'Every tool',
       'Best boss ever 🎉 Ωμέγα',
-      // the video's captions under its poster, tags and entities read as words
-      `Captions ${CAPTIONS.first} ${CAPTIONS.second}`,
+      // the video's captions under its poster, the audio's transcript under its title: words, not markup
+      `Captions Val: ${CAPTIONS.first} ${CAPTIONS.second}`,
+      `Transcript ${TRANSCRIPT.line}`,
     ];
     for (const words of shown) {
       expect(poppler, words).toContain(words);
@@ -420,6 +432,12 @@ describe('the keepsake', () => {
         { timeout: 20_000 },
       )
       .toEqual({ mode: 'showing', active: [CAPTIONS.first], cues: 2 });
+
+    // the audio message's words, written out under its player
+    const audio = page.locator(`article[data-kind="media"][data-id="${ids.audio}"]`);
+    expect(await audio.locator('audio').count()).toBe(1);
+    expect(await audio.getByText(TRANSCRIPT.line).isVisible()).toBe(true);
+    expect(await audio.getByText('0:01').isVisible()).toBe(true);
 
     const drawing = page.locator(`article[data-id="${ids.drawing}"]`);
     await drawing.getByRole('button', { name: 'Replay the drawing' }).click();

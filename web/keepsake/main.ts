@@ -1,6 +1,7 @@
 import type { StrokeRecording } from '../../contract/strokes.ts';
 import { strokesDuration } from '../../contract/strokes.ts';
 import { drawRecording, replaySpeed } from '../src/drawing/replay.ts';
+import { clockOf, transcriptOf } from '../../contract/transcript.ts';
 import { checkLog } from './verifyLog.ts';
 
 /**
@@ -94,34 +95,41 @@ async function replay(item: Item, canvas: HTMLCanvasElement, status: HTMLElement
 /**
  * The item's WebVTT track, given to the player from memory: a `<track>` whose file is beside the page
  * is refused by Chromium from file:// as cross-origin, one from a blob: URL is not (decision 128). A
- * video shows its captions from the start; an audio message's words are written out under it.
+ * video shows its captions from the start. Its words are also written out under the player, as the
+ * gallery's Transcript does (decision 130): open under an audio message, folded under a video.
  */
 function withTrack(player: HTMLMediaElement, vtt: string, article: HTMLElement) {
   const track = el('track');
   track.kind = 'captions';
   track.label = 'Captions';
   track.src = URL.createObjectURL(new Blob([vtt], { type: 'text/vtt' }));
-  if (player instanceof HTMLVideoElement) {
-    track.default = true;
-    player.append(track);
-    return;
-  }
-  const transcript = el('section', 'px-4 pt-3 text-stone-800 dark:text-stone-200');
-  transcript.setAttribute('aria-label', 'Transcript');
-  transcript.append(el('h3', 'text-sm font-semibold text-stone-600 dark:text-stone-300', 'Transcript'));
-  const words = el('p', 'mt-1 whitespace-pre-line');
-  transcript.append(words);
-  track.addEventListener('load', () => {
-    // the browser's own parser: cue text with its tags and entities read as a person reads them
-    const cues = [...(track.track.cues ?? [])] as VTTCue[];
-    words.textContent = cues
-      .map((cue) => cue.getCueAsHTML().textContent?.trim())
-      .filter(Boolean)
-      .join('\n');
-  });
+  track.default = player instanceof HTMLVideoElement;
   player.append(track);
-  track.track.mode = 'hidden';
-  article.append(transcript);
+  const lines = transcriptOf(vtt);
+  if (lines.length === 0) return;
+  const details = el(
+    'details',
+    'group mx-4 mt-3 rounded-xl border border-stone-200 bg-white/80 text-left text-stone-800 dark:border-stone-700 dark:bg-stone-900/80 dark:text-stone-100',
+  );
+  details.open = player instanceof HTMLAudioElement;
+  const summary = el(
+    'summary',
+    'flex cursor-pointer items-center gap-2 rounded-xl px-4 py-3 font-semibold select-none hover:bg-amber-50 focus-visible:outline-2 focus-visible:outline-amber-500 dark:hover:bg-stone-800',
+  );
+  const marker = el('span', 'transition-transform group-open:rotate-90', '▸');
+  marker.setAttribute('aria-hidden', 'true');
+  summary.append(marker, el('span', '', 'Transcript'));
+  const body = el('div', 'space-y-2 border-t border-stone-200 px-4 py-3 leading-relaxed dark:border-stone-700');
+  for (const line of lines) {
+    const p = el('p', 'flex gap-3');
+    p.append(
+      el('span', 'shrink-0 pt-0.5 text-sm text-stone-600 tabular-nums dark:text-stone-400', clockOf(line.start)),
+      el('span', 'break-words', line.text),
+    );
+    body.append(p);
+  }
+  details.append(summary, body);
+  article.append(details);
 }
 
 function card(item: Item): HTMLElement {
