@@ -166,7 +166,8 @@ export class ProjectionRunner {
   }
 
   async start() {
-    this.#store.onAppend(() => this.wake());
+    // wake() never rejects: a failed batch is logged and retried by #drain
+    this.#store.onAppend(() => void this.wake());
     this.#listener = new PgListener({
       config: this.#store.pool.options,
       channels: [WAKE_CHANNEL],
@@ -176,7 +177,7 @@ export class ProjectionRunner {
     });
     await this.#listener.start();
     // A safety net for a notification lost while the listener was reconnecting.
-    this.#poll = setInterval(() => this.wake(), 1000);
+    this.#poll = setInterval(() => void this.wake(), 1000);
     await this.wake();
   }
 

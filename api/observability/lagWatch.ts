@@ -44,9 +44,10 @@ export class LagWatch {
         // the database is away: readiness says so; the screens keep what they were told last
         log.debug({ component: 'lag watch', reason: (error as Error).message }, 'lag not measured');
       }
-      if (this.#timer) this.#timer = setTimeout(poll, pollMs);
+      if (this.#timer) this.#timer = setTimeout(() => void poll(), pollMs);
     };
-    this.#timer = setTimeout(poll, 0);
+    // poll() never rejects: an unreachable database is caught and logged inside
+    this.#timer = setTimeout(() => void poll(), 0);
   }
 
   stop(): void {

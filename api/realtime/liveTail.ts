@@ -88,12 +88,13 @@ export class LiveTail {
     this.#listener = new PgListener({
       config: this.#pool.options,
       channels: [LIVE_CHANNEL],
-      onNotify: () => this.pull(),
-      onListening: () => this.pull(),
+      // pull() never rejects: it logs a failed read and the poll comes back for it
+      onNotify: () => void this.pull(),
+      onListening: () => void this.pull(),
       log: (message, error) => this.#log.warn({ reason: (error as Error | undefined)?.message }, message),
     });
     await this.#listener.start();
-    this.#poll = setInterval(() => this.pull(), POLL_MS);
+    this.#poll = setInterval(() => void this.pull(), POLL_MS);
   }
 
   async stop() {

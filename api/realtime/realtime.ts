@@ -275,28 +275,33 @@ export class Realtime {
   #presenceChanged(tellOthers = true) {
     this.#presenceTellOthers ||= tellOthers;
     if (this.#presenceDue) return;
-    this.#presenceDue = setTimeout(async () => {
+    this.#presenceDue = setTimeout(() => {
       this.#presenceDue = undefined;
       const tell = this.#presenceTellOthers;
       this.#presenceTellOthers = false;
-      try {
-        const { online, followers } = this.#localPresence();
-        const { rows } = await this.#pool.query<{ online: number; following: number }>(
-          `WITH mine AS (
+      void this.#countPresence(tell);
+    }, 250);
+  }
+
+  /** Never rejects: presence is a nicety, and a failed update waits for the next change or heartbeat. */
+  async #countPresence(tell: boolean) {
+    try {
+      const { online, followers } = this.#localPresence();
+      const { rows } = await this.#pool.query<{ online: number; following: number }>(
+        `WITH mine AS (
              INSERT INTO presence (process_id, online, following, followers, seen_at) VALUES ($1, $2, $3, $4, now())
              ON CONFLICT (process_id) DO UPDATE SET online = $2, following = $3, followers = $4, seen_at = now()),
            others AS (SELECT * FROM presence WHERE process_id <> $1 AND seen_at > now() - interval '30 seconds')
            SELECT ($2 + coalesce((SELECT sum(online) FROM others), 0))::int AS online,
              (SELECT count(DISTINCT f) FROM (SELECT unnest($4::text[]) AS f
                 UNION ALL SELECT unnest(followers) FROM others) AS every)::int AS following`,
-          [this.#processId, online, followers.length, followers],
-        );
-        this.io.to(ROOMS.everyone).emit('presence', rows[0]!);
-        if (tell) this.io.serverSideEmit('presence:changed');
-      } catch {
-        // presence is a nicety: a failed update waits for the next change or heartbeat
-      }
-    }, 250);
+        [this.#processId, online, followers.length, followers],
+      );
+      this.io.to(ROOMS.everyone).emit('presence', rows[0]!);
+      if (tell) this.io.serverSideEmit('presence:changed');
+    } catch {
+      // presence is a nicety: a failed update waits for the next change or heartbeat
+    }
   }
 
   async close() {

@@ -36,7 +36,8 @@ export function PasswordForm({ onLoggedIn }: PasswordFormProps) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="mt-8 space-y-4 text-left">
+    // onSubmit shows its own failure (wrong password, network) in the form
+    <form onSubmit={(event) => void onSubmit(event)} className="mt-8 space-y-4 text-left">
       {/* There is no user name, but password managers and the browser expect one beside a password. */}
       <input type="text" name="username" autoComplete="username" value="tribute-gallery" readOnly hidden />
       <div>

@@ -55,7 +55,8 @@ export function RiddleModal({ question, onLoggedIn }: RiddleModalProps) {
     >
       <p className="mt-4 text-xl font-medium text-stone-700 dark:text-stone-200">{question}</p>
       <p className="mt-2 text-sm text-stone-500 dark:text-stone-400">Answer in words, without spaces.</p>
-      <form onSubmit={onSubmit} className="mt-6 space-y-4 text-left">
+      {/* onSubmit shows its own failure in the form */}
+      <form onSubmit={(event) => void onSubmit(event)} className="mt-6 space-y-4 text-left">
         <div>
           <label htmlFor="riddle-answer" className="field-label">
             Your answer

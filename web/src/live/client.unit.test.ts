@@ -44,7 +44,7 @@ describe('a socket whose welcome failed', () => {
     expect(handshakes).toHaveLength(3);
     expect(handshakes.every((auth) => auth.token === 'a-token')).toBe(true);
     expect(live.socket.connected).toBe(true);
-    ioServer.close();
+    await ioServer.close();
   });
 });
 
@@ -86,7 +86,7 @@ describe('a handshake refused while the server cannot read sessions', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(attempts).toBe(4);
     expect(live.socket.connected).toBe(false);
-    ioServer.close();
+    await ioServer.close();
   });
 });
 
@@ -114,6 +114,6 @@ describe('projections:lag', () => {
     const deadline = Date.now() + 10_000;
     while (told.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(told).toEqual([true, false]);
-    ioServer.close();
+    await ioServer.close();
   });
 });

@@ -122,7 +122,7 @@ function LandingPage() {
           <p className="text-stone-600 dark:text-stone-400">
             Finished for now? Your contributions stay safe in the gallery.
           </p>
-          <button type="button" onClick={onLogout} disabled={loggingOut} className="btn-secondary">
+          <button type="button" onClick={() => void onLogout()} disabled={loggingOut} className="btn-secondary">
             <LogoutIcon className="h-4 w-4" /> Logout
           </button>
         </li>

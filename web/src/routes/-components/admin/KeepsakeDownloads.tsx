@@ -50,7 +50,7 @@ function Download({ path, label, file }: (typeof DOWNLOADS)[number]) {
   }
   return (
     <div className="flex flex-wrap items-center gap-3">
-      <button type="button" className="btn-secondary" onClick={start} disabled={state.phase === 'loading'}>
+      <button type="button" className="btn-secondary" onClick={() => void start()} disabled={state.phase === 'loading'}>
         {label}
       </button>
       <span role="status" className="text-sm text-stone-600 dark:text-stone-400">

@@ -39,10 +39,10 @@ export function RecordBox({ onFile, disabled = false }: RecordBoxProps) {
             Up to 3 minutes. You can watch it back and try again before sending.
           </p>
           <div className="mt-4 flex flex-wrap gap-2">
-            <button type="button" disabled={disabled} onClick={() => open('video')} className="btn-primary text-sm">
+            <button type="button" disabled={disabled} onClick={() => void open('video')} className="btn-primary text-sm">
               <FilmIcon className="h-4 w-4" /> Record video
             </button>
-            <button type="button" disabled={disabled} onClick={() => open('audio')} className="btn-secondary text-sm">
+            <button type="button" disabled={disabled} onClick={() => void open('audio')} className="btn-secondary text-sm">
               <MusicIcon className="h-4 w-4" /> Record audio only
             </button>
             {coarse && (
@@ -73,7 +73,7 @@ export function RecordBox({ onFile, disabled = false }: RecordBoxProps) {
       {state.step !== 'off' && <Stage state={state} onStart={start} onStop={stop} />}
       {state.step === 'unavailable' && (
         <div className="mt-4 flex flex-wrap gap-2">
-          <button type="button" onClick={retake} className="btn-secondary text-sm">
+          <button type="button" onClick={() => void retake()} className="btn-secondary text-sm">
             Try again
           </button>
           <button type="button" onClick={close} className="btn-secondary text-sm">
@@ -86,7 +86,7 @@ export function RecordBox({ onFile, disabled = false }: RecordBoxProps) {
           <button type="button" onClick={use} className="btn-primary text-sm">
             Use this recording
           </button>
-          <button type="button" onClick={retake} className="btn-secondary text-sm">
+          <button type="button" onClick={() => void retake()} className="btn-secondary text-sm">
             Retake
           </button>
           <button type="button" onClick={close} className="btn-secondary text-sm">
