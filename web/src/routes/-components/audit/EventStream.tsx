@@ -156,7 +156,12 @@ export function EventStream({ filters, onFilters }: EventStreamProps) {
       )}
       <div ref={sentinel} className="mt-4 flex justify-center">
         {hasNextPage && (
-          <button type="button" className="btn-secondary" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={() => void fetchNextPage()}
+            disabled={isFetchingNextPage}
+          >
             {isFetchingNextPage ? 'Loading…' : 'Load older events'}
           </button>
         )}

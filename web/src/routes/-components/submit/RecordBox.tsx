@@ -39,10 +39,20 @@ export function RecordBox({ onFile, disabled = false }: RecordBoxProps) {
             Up to 3 minutes. You can watch it back and try again before sending.
           </p>
           <div className="mt-4 flex flex-wrap gap-2">
-            <button type="button" disabled={disabled} onClick={() => void open('video')} className="btn-primary text-sm">
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={() => void open('video')}
+              className="btn-primary text-sm"
+            >
               <FilmIcon className="h-4 w-4" /> Record video
             </button>
-            <button type="button" disabled={disabled} onClick={() => void open('audio')} className="btn-secondary text-sm">
+            <button
+              type="button"
+              disabled={disabled}
+              onClick={() => void open('audio')}
+              className="btn-secondary text-sm"
+            >
               <MusicIcon className="h-4 w-4" /> Record audio only
             </button>
             {coarse && (
