@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ImageRejected, makeRenditions, normaliseUpload } from './index.ts';
+import { ImageRejected, makeRenditions, normaliseUpload, printableJpeg } from './index.ts';
 
 function solid(width: number, height: number) {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
@@ -146,5 +146,26 @@ describe('makeRenditions', () => {
     const meta = await sharp(display.buffer).metadata();
     expect(meta.exif).toBeUndefined();
     expect(meta.orientation).toBeUndefined();
+  });
+});
+
+describe('printableJpeg', () => {
+  it('reads the bytes a reused buffer holds now, not a picture it held before (decision 129)', async () => {
+    const png = (background: string) =>
+      sharp({ create: { width: 32, height: 32, channels: 3, background } })
+        .png({ compressionLevel: 0 })
+        .toBuffer();
+    const [red, blue] = await Promise.all([png('#ff0000'), png('#0000ff')]);
+    expect(blue.length).toBe(red.length);
+    // the book reads every picture into one buffer: same address, same length, other bytes
+    const reused = Buffer.from(red);
+    const first = await printableJpeg(reused);
+    blue.copy(reused);
+    const second = await printableJpeg(reused);
+    const colour = async (jpeg: Buffer) => (await sharp(jpeg).stats()).dominant;
+    const [a, b] = [await colour(first.buffer), await colour(second.buffer)];
+    expect(a.r).toBeGreaterThan(200);
+    expect(b.b).toBeGreaterThan(200);
+    expect(b.r).toBeLessThan(50);
   });
 });
