@@ -8,8 +8,10 @@ import { seeder } from '../support/seedGallery.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
- * Every screen, light and dark, at 1280x800 and 390x844: axe finds nothing serious or critical, and a
- * screenshot of each lands in test-results/screens/ for a person to look at.
+ * Every screen, light and dark, at 1280x800 and 390x844: axe finds nothing serious or critical. A
+ * screenshot of each lands in test-results/screens/ for a person to look at with `A11Y_SHOTS=1`, and of
+ * any that fails always: 84 screenshots cost about a quarter of this file's CPU (Chromium's GPU
+ * process, docs/test-times.md), which a run nobody looks at need not pay.
  *
  * A screen is opened once per viewport and checked in both themes, switching the colour scheme the
  * way a system setting does (the app's dark look is CSS only): a new page for each check cost most of
@@ -21,6 +23,7 @@ let browser: Browser;
 const ids = { artwork: 0, story: 0, media: 0 };
 
 const SCREENS_DIR = 'test-results/screens';
+const SHOTS = process.env.A11Y_SHOTS === '1';
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 const THEMES = ['light', 'dark'] as const;
 
@@ -255,11 +258,14 @@ describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (na
       const { page } = pages[viewportName]!;
       await page.emulateMedia({ colorScheme: theme });
       await settled(page);
-      await page.screenshot({
-        path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
-        fullPage: viewportName === 'desktop' && !screen.dialog,
-      });
-      for (const violation of await axeViolations(page)) {
+      const violations = await axeViolations(page);
+      if (SHOTS || violations.some((v) => v.impact === 'serious' || v.impact === 'critical')) {
+        await page.screenshot({
+          path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
+          fullPage: viewportName === 'desktop' && !screen.dialog,
+        });
+      }
+      for (const violation of violations) {
         const finding: Finding = {
           screen: name,
           theme,
