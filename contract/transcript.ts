@@ -9,7 +9,7 @@ export interface TranscriptLine {
   text: string;
 }
 
-const TIMING = /^((?:\d+:)?\d{1,2}:\d{2}\.\d{3})[ \t]+-->[ \t]+(?:\d+:)?\d{1,2}:\d{2}\.\d{3}/;
+const TIMING = /^((?:\d+:)?\d{1,2}:\d{2}\.\d{3})[ \t]*-->[ \t]*(?:\d+:)?\d{1,2}:\d{2}\.\d{3}/;
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', lrm: '', rlm: '', quot: '"' };
 
 function seconds(stamp: string): number {

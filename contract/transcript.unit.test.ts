@@ -30,6 +30,13 @@ describe('transcriptOf (decision 130)', () => {
     ]);
   });
 
+  it('reads a timing with no space around its arrow, as browsers play it', () => {
+    expect(transcriptOf('WEBVTT\n\n00:01.000-->00:02.000\nTight\n\n00:03.000\t-->\t00:04.000\nTabbed\n')).toEqual([
+      { start: 1, text: 'Tight' },
+      { start: 3, text: 'Tabbed' },
+    ]);
+  });
+
   it('finds nothing in a track with no cues', () => {
     expect(transcriptOf('WEBVTT\n')).toEqual([]);
     expect(transcriptOf('WEBVTT\n\nNOTE only a note\n')).toEqual([]);

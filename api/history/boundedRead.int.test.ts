@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let auditor: ReturnType<typeof client>;
@@ -39,30 +40,56 @@ describe('auditor reads are bounded (decision 101)', () => {
 });
 
 describe('verify on a thread of its own (decision 137)', () => {
+  // a timeout far off, so that only what a test does can end a read
+  let slow: TestServer;
+  let auditorOfSlow: ReturnType<typeof client>;
+  beforeAll(async () => {
+    slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
+    auditorOfSlow = client(slow.url, await slow.login('auditor'));
+  });
+  afterAll(() => slow?.close());
+
+  /** The verify thread's backends now waiting on the chain's lock. */
+  const waiting = async () =>
+    (
+      await slow.db.pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE application_name = 'tribute-verify' AND wait_event_type = 'Lock'`,
+      )
+    ).rows;
+
   it('answers 503, not 500, when its connection is cut mid-read, and the next verify works', async () => {
-    // a timeout far off, so that only the cut can end the read
-    const slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
-    try {
-      const auditorOfSlow = client(slow.url, await slow.login('auditor'));
-      const res = await whileChainLocked(async () => {
-        const asked = auditorOfSlow('GET', '/api/admin/events/verify');
-        // the verify's backend, waiting on the lock: cut it as a restart or an operator would
-        for (;;) {
-          const { rows } = await slow.db.pool.query<{ cut: boolean }>(
-            `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
-             WHERE application_name = 'tribute-verify' AND wait_event_type = 'Lock'`,
-          );
-          if (rows.some((r) => r.cut)) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        return asked;
-      }, slow);
-      expect(res.status).toBe(503);
-      expect(res.body.message).toContain('cannot reach its storage');
-      expect(res.headers.get('retry-after')).toBe('5');
-      expect((await auditorOfSlow('GET', '/api/admin/events/verify')).body.ok).toBe(true);
-    } finally {
-      await slow.close();
-    }
+    const res = await whileChainLocked(async () => {
+      const asked = auditorOfSlow('GET', '/api/admin/events/verify');
+      // an answer before the cut is a failure of this test, reported by the expectations below
+      asked.catch(() => {});
+      // the verify's backend, waiting on the lock: cut it as a restart or an operator would
+      await waitFor(async () => {
+        const { rows } = await slow.db.pool.query<{ cut: boolean }>(
+          `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
+           WHERE application_name = 'tribute-verify' AND wait_event_type = 'Lock'`,
+        );
+        return rows.some((r) => r.cut);
+      }, 30_000);
+      return asked;
+    }, slow);
+    expect(res.status).toBe(503);
+    expect(res.body.message).toContain('cannot reach its storage');
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect((await auditorOfSlow('GET', '/api/admin/events/verify')).body.ok).toBe(true);
+  });
+
+  it('refuses a verify past the four running or waiting, at once, and answers those four', async () => {
+    const { first, fifth } = await whileChainLocked(async () => {
+      const first = Array.from({ length: 4 }, () => auditorOfSlow('GET', '/api/admin/events/verify'));
+      for (const asked of first) asked.catch(() => {});
+      // the first is on the thread, waiting on the lock; three wait for the thread
+      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      const fifth = await auditorOfSlow('GET', '/api/admin/events/verify');
+      return { first, fifth };
+    }, slow);
+    expect(fifth.status).toBe(503);
+    expect(fifth.body.message).toBe('The log is being verified already: try again in a moment');
+    expect(fifth.headers.get('retry-after')).toBe('5');
+    for (const res of await Promise.all(first)) expect(res.body.ok).toBe(true);
   });
 });

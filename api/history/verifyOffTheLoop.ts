@@ -2,6 +2,7 @@ import { Piscina } from 'piscina';
 import type { AnchorStore } from '#events/anchors.ts';
 import { logHmacKey } from '#events/canonical.ts';
 import type { VerifyResult } from '#events/chain.ts';
+import { HttpError } from '../http/errors.ts';
 import { readTooLong } from './boundedRead.ts';
 import type { VerifyAnswer, VerifyTask } from './verifyThread.ts';
 
@@ -22,13 +23,29 @@ function verifier() {
   }));
 }
 
-/** `verifyChain` of the whole log on the verify thread; the verified head is anchored here. */
+/** Verifies running or waiting at most: each one waiting would still open a connection and hash the chain. */
+export const VERIFY_QUEUE = 4;
+let queued = 0;
+
+/**
+ * `verifyChain` of the whole log on the verify thread; the verified head is anchored here. Past
+ * VERIFY_QUEUE verifies at once (an auditor's console left refreshing, a script), 503 at once.
+ */
 export async function verifyOffTheLoop(
   databaseUrl: string,
   timeoutMs: number,
   anchors: AnchorStore,
 ): Promise<VerifyResult> {
-  const answer = await verifier().run({ databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey() });
+  if (queued >= VERIFY_QUEUE) {
+    throw new HttpError(503, 'The log is being verified already: try again in a moment', {}, { 'Retry-After': '5' });
+  }
+  queued++;
+  let answer: VerifyAnswer;
+  try {
+    answer = await verifier().run({ databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey() });
+  } finally {
+    queued--;
+  }
   if ('stopped' in answer) {
     // the same answers as a read on the API's own connections: 503 either way (decisions 019 and 101)
     throw answer.stopped === 'timeout'

@@ -10,6 +10,7 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, storageFull } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { sendStream } from '../http/sendStream.ts';
+import { itemFolder } from '../kinds.ts';
 import { isStorageFull } from '../storage/capacity.ts';
 import { BlobNotFound } from '../storage/index.ts';
 
@@ -70,7 +71,7 @@ export function captionRoutes(deps: Deps) {
     const { id, bySender } = await mayCaption(req);
     const before = await findItem(deps.pool, 'media', id, { admin: true });
     if (!before?.media) throw notFound('Media');
-    const key = body && `media/${id}/captions-${randomUUID()}.vtt`;
+    const key = body && `${itemFolder('media', id)}captions-${randomUUID()}.vtt`;
     if (key && body) {
       await deps.blobs.put(key, body, { contentType: VTT }).catch((error: unknown) => {
         throw isStorageFull(error) ? storageFull() : error;

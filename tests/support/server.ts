@@ -17,6 +17,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The test process runs in the zone its servers are configured with, as a deployed one does (its TZ
+ * is both the config's zone and Node's): the worker dates an approval's live message by the process's
+ * zone (decision 133), the gallery pages by the config's, and on a host not on UTC they would differ.
+ */
+process.env.TZ = 'UTC';
+
 /** The test settings for a process on `databaseUrl` with its own `dataDir`, free port, known passwords. */
 export const testConfig = (databaseUrl: string, dataDir: string, env: Record<string, string>) =>
   loadConfig({
