@@ -68,7 +68,17 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   // the queue needs its handlers at start, and the handlers need deps: fill the late field after
   // reaction taps are counted in this process and flushed while any are owed (docs/decisions/035)
   const reactions = new ReactionCounter(store);
-  const deps = { config, clock: systemClock, pool, databaseUrl: database.url, store, sessions, personal, blobs, reactions } as Deps;
+  const deps = {
+    config,
+    clock: systemClock,
+    pool,
+    databaseUrl: database.url,
+    store,
+    sessions,
+    personal,
+    blobs,
+    reactions,
+  } as Deps;
   deps.jobs = await JobQueue.start(database.url, working ? instrumentJobs(jobHandlers(deps)) : undefined);
 
   let httpServer: http.Server | undefined;
