@@ -23,31 +23,25 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('events in-process', () => {
-  it.each([[['verify']], [['export']], [['frobnicate']], [['export', '--from', 'x']], [['--help']]])(
-    'answers %j as the CLI does',
-    async (args) => {
-      const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
-      const cli = spawnSync(process.execPath, [path.join(ROOT, 'scripts/events.ts'), ...args], {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        encoding: 'utf8',
-      });
-      const inProcess = await runEvents(args, env);
-      expect(inProcess).toEqual({ code: cli.status, out: cli.stdout, err: cli.stderr });
-    },
-  );
-});
+/** Each command's cases: the same arguments, run by the command line and in-process. */
+const COMMANDS = [
+  {
+    name: 'events',
+    run: runEvents,
+    cases: [[['verify']], [['export']], [['frobnicate']], [['export', '--from', 'x']], [['--help']]],
+  },
+  { name: 'projections', run: runProjections, cases: [[['check']], [['rebuild']], [['frobnicate']], [['--help']]] },
+];
 
-describe('projections in-process', () => {
-  it.each([[['check']], [['rebuild']], [['frobnicate']], [['--help']]])('answers %j as the CLI does', async (args) => {
+describe.each(COMMANDS)('$name in-process', ({ name, run, cases }) => {
+  it.each(cases)('answers %j as the CLI does', async (args) => {
     const env = { DATABASE_URL: db.url, DATA_DIR: dataDir };
-    const cli = spawnSync(process.execPath, [path.join(ROOT, 'scripts/projections.ts'), ...args], {
+    const cli = spawnSync(process.execPath, [path.join(ROOT, `scripts/${name}.ts`), ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       encoding: 'utf8',
     });
-    const inProcess = await runProjections(args, env);
+    const inProcess = await run(args, env);
     expect(inProcess).toEqual({ code: cli.status, out: cli.stdout, err: cli.stderr });
   });
 });

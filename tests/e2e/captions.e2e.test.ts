@@ -32,21 +32,29 @@ async function signedIn(): Promise<Page> {
   return (await signedInContext(browser, t, 'guest', { viewport: { width: 1280, height: 900 } })).page;
 }
 
+/**
+ * Sends a file with its track through Add Media, as a guest would: the file, then the track under its
+ * label ("Captions" for a video, "Transcript" for an audio message), then the details.
+ */
+async function sendWithTrack(page: Page, file: string, trackLabel: string, title: string, name: string) {
+  await page.goto('/submit-media');
+  await page.getByLabel('Video or audio file').setInputFiles(file);
+  await expect
+    .poll(() => page.getByText('Upload successful', { exact: true }).count(), { timeout: 60_000 })
+    .toBeGreaterThan(0);
+  await page.getByLabel(trackLabel).setInputFiles(track);
+  await expect.poll(() => page.getByText('wishes.vtt').count()).toBe(1);
+  await page.getByLabel('Title').fill(title);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Email').fill('val@example.com');
+  await page.getByRole('button', { name: 'Submit to Gallery' }).click();
+  await expect.poll(() => page.getByText('Your media has been submitted and is pending approval.').count()).toBe(1);
+}
+
 describe('captions (decision 123)', () => {
   it('a caption track sent with a video message plays with the video on its page', async () => {
     const page = await signedIn();
-    await page.goto('/submit-media');
-    await page.getByLabel('Video or audio file').setInputFiles(files.mp4);
-    await expect
-      .poll(() => page.getByText('Upload successful', { exact: true }).count(), { timeout: 60_000 })
-      .toBeGreaterThan(0);
-    await page.getByLabel('Captions').setInputFiles(track);
-    await expect.poll(() => page.getByText('wishes.vtt').count()).toBe(1);
-    await page.getByLabel('Title').fill('Wishes with words');
-    await page.getByLabel('Name', { exact: true }).fill('Val Filmer');
-    await page.getByLabel('Email').fill('val@example.com');
-    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
-    await expect.poll(() => page.getByText('Your media has been submitted and is pending approval.').count()).toBe(1);
+    await sendWithTrack(page, files.mp4, 'Captions', 'Wishes with words', 'Val Filmer');
 
     const admin = client(t.url, await t.login('admin'));
     const [media] = (await admin('GET', '/api/admin/media/pending')).body as Array<{ id: number; captionsUrl: string }>;
@@ -66,18 +74,7 @@ describe('captions (decision 123)', () => {
   });
   it("an audio message's transcript, sent with it, reads as text under its player (decision 130)", async () => {
     const page = await signedIn();
-    await page.goto('/submit-media');
-    await page.getByLabel('Video or audio file').setInputFiles(files.mp3);
-    await expect
-      .poll(() => page.getByText('Upload successful', { exact: true }).count(), { timeout: 60_000 })
-      .toBeGreaterThan(0);
-    await page.getByLabel('Transcript').setInputFiles(track);
-    await expect.poll(() => page.getByText('wishes.vtt').count()).toBe(1);
-    await page.getByLabel('Title').fill('Wishes out loud');
-    await page.getByLabel('Name', { exact: true }).fill('Val Speaker');
-    await page.getByLabel('Email').fill('val@example.com');
-    await page.getByRole('button', { name: 'Submit to Gallery' }).click();
-    await expect.poll(() => page.getByText('Your media has been submitted and is pending approval.').count()).toBe(1);
+    await sendWithTrack(page, files.mp3, 'Transcript', 'Wishes out loud', 'Val Speaker');
 
     const admin = client(t.url, await t.login('admin'));
     const pending = (await admin('GET', '/api/admin/media/pending')).body as Array<{ id: number; title: string }>;
