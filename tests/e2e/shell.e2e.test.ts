@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
+import { hoverForTooltip } from '../support/tooltip.ts';
 
 let t: TestServer;
 let browser: Browser;
@@ -289,11 +290,8 @@ describe('signed in', () => {
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await hidden(page.getByRole('navigation', { name: 'Mobile' }));
 
-    // Hover: nothing for a while, then the tooltip after its 700 ms delay.
-    await toggle.hover();
-    await page.waitForTimeout(350);
-    expect(await page.getByRole('tooltip').count()).toBe(0);
-    await visible(page.getByRole('tooltip', { name: 'Open menu' }), 2000);
+    // Hover: nothing for a while, then the tooltip after its 700 ms delay (timed by the page's clock).
+    expect(await hoverForTooltip(page, toggle, 'Open menu')).toBeGreaterThanOrEqual(700);
 
     await page.screenshot({ path: 'test-results/screens/menu-tooltip-light-phone.png' });
     await toggle.click();
