@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { DomainEvent } from './catalog.ts';
 import type { Decider } from './decider.ts';
-import { StaleVersion } from './errors.ts';
+import { DomainError, StaleVersion } from './errors.ts';
 import type { EventMetadata } from './metadata.ts';
 import type { EventStore } from './store.ts';
 
@@ -32,6 +32,7 @@ export async function handleCommand<S, E extends DomainEvent, C>(
   const db = tx ?? store.pool;
   for (let attempt = 1; ; attempt++) {
     const { state, version, lastPosition } = await store.aggregate(streamId, decider.evolve, decider.initial, db);
+    if (await store.isErased(streamId, db)) refuseErased(decider, command);
     const events = decider.decide(command, state, version);
     // nothing new: the answer waits for the stream as it was read, so it shows the state that decided
     if (events.length === 0) return { events, state, lastPosition };
@@ -42,4 +43,15 @@ export async function handleCommand<S, E extends DomainEvent, C>(
       if (!(error instanceof StaleVersion) || attempt >= attempts) throw error;
     }
   }
+}
+
+/**
+ * An erased stream (decision 050) is gone for every decision, as if nothing had ever been written to
+ * it: a job that finishes after the erasure, or an admin's late click, must not write to it again
+ * (decision 146). The command is decided as on an empty stream, so that the refusal is the decider's
+ * own ("Artwork not found"); one that an empty stream would take is refused all the same.
+ */
+function refuseErased<S, E extends DomainEvent, C>(decider: Decider<S, E, C>, command: C): never {
+  decider.decide(command, decider.initial, 0);
+  throw new DomainError(404, 'Not found');
 }

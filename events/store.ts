@@ -280,6 +280,15 @@ export class EventStore {
     return rows.map(decodeRow);
   }
 
+  /** Whether a person's erasure took this stream (decision 050): nothing may be written to it again. */
+  async isErased(streamId: string, db: Queryable = this.pool): Promise<boolean> {
+    const { rows } = await db.query<{ erased: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM erased_streams WHERE stream_id = $1) AS erased`,
+      [streamId],
+    );
+    return rows[0]!.erased;
+  }
+
   /** Folds a stream into state, returning the version to expect when appending. */
   async aggregate<S, E extends DomainEvent>(
     streamId: string,

@@ -22,7 +22,7 @@ const system = () => ({ role: 'system' as const, now: new Date().toISOString() }
 async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayloads['make-artwork-renditions']) {
   const stream = artworkStream(artworkId);
   const { state } = await deps.store.aggregate(stream, artworkDecider.evolve, artworkDecider.initial);
-  if (!state.exists || state.renditions) return;
+  if (!state.exists || state.renditions || (await deps.store.isErased(stream))) return;
   const original = await buffer(await deps.blobs.read(state.image.key));
   const { display, thumbnail } = await makeRenditions(original);
   const stored = async (name: string, r: typeof display) => {
@@ -45,8 +45,8 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
 }
 
 /**
- * An item deleted or withdrawn while its job ran: the files the job just stored would outlive the
- * removal that took the others, so they go too, and the job is done.
+ * An item deleted, withdrawn or erased while its job ran: the files the job just stored would outlive
+ * the removal that took the others, so they go too, and the job is done.
  */
 const goneMeanwhile = (deps: Deps, kind: 'artwork' | 'media', id: number) => async (error: unknown) => {
   if (!(error instanceof DomainError) || error.status !== 404) throw error;
@@ -61,7 +61,7 @@ const goneMeanwhile = (deps: Deps, kind: 'artwork' | 'media', id: number) => asy
 async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-media']) {
   const stream = mediaStream(mediaId);
   const { state } = await deps.store.aggregate(stream, mediaDecider.evolve, mediaDecider.initial);
-  if (!state.exists || state.processed) return;
+  if (!state.exists || state.processed || (await deps.store.isErased(stream))) return;
   const tmp = path.join(deps.config.dataDir, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
   const work = fs.mkdtempSync(path.join(tmp, `media-${mediaId}-`));
