@@ -98,8 +98,9 @@ export function tagHolds(hmacKey: string, tag: string, row: EventRow): boolean {
   return expected === tag;
 }
 
-export function logHmacKey(): string | undefined {
-  return process.env.LOG_HMAC_KEY || undefined;
+/** LOG_HMAC_KEY as `env` has it: the process's own, or the settings a command was given (its `io.env`). */
+export function logHmacKey(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.LOG_HMAC_KEY || undefined;
 }
 
 /** recorded_at as the canonical form writes it, straight from PostgreSQL (JS dates stop at milliseconds). */

@@ -79,6 +79,7 @@ export interface VerifyOptions {
   anchors?: AnchorStore;
   /** start from a head verified earlier (the periodic anchor), instead of from seq 1 */
   from?: ChainHead;
+  /** the key keyed links are checked under; given as undefined: none (default: the process's LOG_HMAC_KEY) */
   hmacKey?: string;
   /** links hashed between two turns of the event loop (default YIELD_EVERY; the bench's baseline: never) */
   yieldEvery?: number;
@@ -116,7 +117,7 @@ function commitOrderAfter(a: CommitOrder, b: CommitOrder): boolean {
  * ends before, or disagrees with, a head anchored outside the database.
  */
 export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const hmacKey = options.hmacKey ?? logHmacKey();
+  const hmacKey = 'hmacKey' in options ? options.hmacKey : logHmacKey();
   const anchors = options.anchors ? await options.anchors.all() : [];
   const latestAnchor = anchors.reduce<Anchor | null>((a, b) => (!a || b.seq >= a.seq ? b : a), null);
   const anchoredAt = new Map<number, string>();

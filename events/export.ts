@@ -45,11 +45,11 @@ export const SELECT_CHAIN_EVENTS = selectChainEvents(false);
 /** The refs whose values an export line gives, so it gives their salts: words and the actor's name. */
 const SALTED = new Set<string>([...REF_KEYS, 'actorRef']);
 
-export function toChainEvent(r: ChainEventRow): ChainEvent {
+export function toChainEvent(r: ChainEventRow, hmacKey: string | undefined): ChainEvent {
   const commitments = r.scheme > SCHEME.legacy ? commitmentsOf(r.refs) : undefined;
   // a link sealed before commitments (decision 077) is given without them; a keyed one that cannot
   // be checked here keeps them, and verify --file finds which record it was sealed over
-  const key = isKeyed(r.scheme) ? logHmacKey() : undefined;
+  const key = isKeyed(r.scheme) ? hmacKey : undefined;
   const committed =
     commitments !== undefined &&
     (isKeyed(r.scheme) && !key
@@ -76,15 +76,18 @@ const PAGE = 1000;
  * page. `leaveOut` gives a line with personal values taken out the way an erasure takes them (the
  * keepsake's log, decision 091): the line still verifies. `backup` adds the finders an erasure after
  * an import needs (decision 112): the operator's `events export` gives them, the audit download and
- * the keepsake do not.
+ * the keepsake do not. `hmacKey`: the LOG_HMAC_KEY keyed links are read under (default: the process's).
  */
 export async function exportNdjson(
   db: Pick<pg.Pool, 'query'>,
   out: Writable,
   range: { from?: number; to?: number } = {},
   leaveOut: (e: ChainEvent) => ChainEvent = (e) => e,
-  { backup = false }: { backup?: boolean } = {},
+  options: { backup?: boolean; hmacKey?: string } = {},
 ): Promise<number> {
+  const backup = options.backup ?? false;
+  // the key keyed links are read under: as given (undefined: none), else the process's
+  const hmacKey = 'hmacKey' in options ? options.hmacKey : logHmacKey();
   const select = backup ? selectChainEvents(true) : SELECT_CHAIN_EVENTS;
   let after = Math.max((range.from ?? 1) - 1, 0);
   let written = 0;
@@ -95,7 +98,7 @@ export async function exportNdjson(
       [after, range.to ?? null, PAGE],
     );
     for (const row of rows) {
-      if (!out.write(`${exportLine(leaveOut(toChainEvent(row)))}\n`)) await once(out, 'drain');
+      if (!out.write(`${exportLine(leaveOut(toChainEvent(row, hmacKey)))}\n`)) await once(out, 'drain');
       written++;
       head = { seq: row.seq, hash: row.hash };
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import type pg from 'pg';
 import { inTransaction } from '#db/postgres.ts';
+import { logHmacKey } from './canonical.ts';
 import { CHAIN_PROJECTION } from './chain.ts';
 import type { ChainEvent } from './export.ts';
 import { finderRows, type FinderRow } from './finders.ts';
@@ -39,8 +40,12 @@ async function* events(file: string): AsyncGenerator<ChainEvent> {
  * ((transaction_id, position)) grows with seq as the sealer would have made it, and verify holds.
  * Read models are then folded from the log by the caller (a rebuild).
  */
-export async function importNdjson(pool: pg.Pool, file: string): Promise<{ imported: number; head: number }> {
-  const verified = await verifyExportFile(file);
+export async function importNdjson(
+  pool: pg.Pool,
+  file: string,
+  key: { hmacKey: string | undefined } = { hmacKey: logHmacKey() },
+): Promise<{ imported: number; head: number }> {
+  const verified = await verifyExportFile(file, key);
   if (!verified.ok) {
     throw new ImportRefused(`the export does not verify: seq ${verified.firstBadSeq}: ${verified.reason}`);
   }

@@ -165,11 +165,20 @@ export class EventStore {
   /** transactions of `transaction()` that appended: they wake the projections once they commit */
   readonly #appendedIn = new WeakSet<Queryable>();
   #checkedKey?: { key: string | undefined; held: Promise<unknown> };
+  readonly #hmacKey: () => string | undefined;
 
-  /** With `announce`, other processes hear of each commit on WAKE_CHANNEL (at most one NOTIFY a tick). */
-  constructor(pool: pg.Pool, { announce = false }: { announce?: boolean } = {}) {
+  /**
+   * With `announce`, other processes hear of each commit on WAKE_CHANNEL (at most one NOTIFY a tick).
+   * `hmacKey` gives the LOG_HMAC_KEY appends are tagged under, read at each append: a command's own
+   * settings (scripts/cli.ts), or by default the process's environment.
+   */
+  constructor(
+    pool: pg.Pool,
+    { announce = false, hmacKey = logHmacKey }: { announce?: boolean; hmacKey?: () => string | undefined } = {},
+  ) {
     this.pool = pool;
     this.#announce = announce;
+    this.#hmacKey = hmacKey;
   }
 
   /**
@@ -219,7 +228,7 @@ export class EventStore {
     db: Queryable = this.pool,
   ): Promise<{ nextVersion: number; positions: number[] }> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const key = logHmacKey();
+    const key = this.#hmacKey();
     await this.#keyHeld(key);
     const batch = events.map((e) => {
       const { data, schemaVersion } = registry.prepare(

@@ -9,9 +9,13 @@ export type FileVerifyResult = ChainCheck;
 /**
  * Verifies an export (`events export`) with no database, by the one check the keepsake's page runs
  * too (`contract/chainCheck.ts`, decision 126), with Node's hashes. An export that starts after seq 1
- * (`--from`) is checked from its first line on.
+ * (`--from`) is checked from its first line on. Keyed links are checked under `hmacKey` (default: the
+ * process's LOG_HMAC_KEY).
  */
-export async function verifyExportFile(file: string, hmacKey = logHmacKey()): Promise<FileVerifyResult> {
+export async function verifyExportFile(
+  file: string,
+  { hmacKey }: { hmacKey: string | undefined } = { hmacKey: logHmacKey() },
+): Promise<FileVerifyResult> {
   const lines = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
   const result = await checkChain(lines, {
     fromAnySeq: true,

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import type { Writable } from 'node:stream';
+import { logHmacKey } from '#events/canonical.ts';
 import { EventStore } from '#events/store.ts';
 import { ConfigError, loadConfig } from '#api/config.ts';
 import { migrate } from '#db/migrate.ts';
@@ -18,7 +19,8 @@ export async function withStore<T>(
   const pool = createPool(database.url, 4);
   try {
     await migrate(pool);
-    return await work(new EventStore(pool));
+    // the key the command was given, not the process's (a test runs commands in-process, decision 135)
+    return await work(new EventStore(pool, { hmacKey: () => logHmacKey(env) }));
   } finally {
     await pool.end();
     await database.stop();

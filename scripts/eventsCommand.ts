@@ -1,4 +1,5 @@
 import { anchorStoreFor } from '#events/anchors.ts';
+import { logHmacKey } from '#events/canonical.ts';
 import { verifyChain } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
 import { ImportRefused, importNdjson } from '#events/import.ts';
@@ -41,7 +42,7 @@ async function reportQuarantined(pool: Parameters<typeof listQuarantined>[0], io
 }
 
 async function verifyFile(file: string, io: CommandIo): Promise<number> {
-  const result = await verifyExportFile(file);
+  const result = await verifyExportFile(file, { hmacKey: logHmacKey(io.env) });
   if (result.ok) {
     io.out(
       result.head
@@ -58,6 +59,8 @@ async function verifyFile(file: string, io: CommandIo): Promise<number> {
 
 /** `npm run events -- …` (scripts/events.ts), on the settings and output `io` gives it. */
 export async function eventsMain([command, ...args]: string[], io: CommandIo): Promise<number> {
+  // LOG_HMAC_KEY from the settings given, as every other setting (withStore's appends take it too)
+  const hmacKey = logHmacKey(io.env);
   switch (command) {
     case 'verify': {
       const file = argValue(args, '--file');
@@ -65,7 +68,7 @@ export async function eventsMain([command, ...args]: string[], io: CommandIo): P
       if (file) return verifyFile(file, io);
       const anchorStore = await anchors(io.env);
       return withStore(async (store) => {
-        const result = await verifyChain(store.pool, { anchors: anchorStore });
+        const result = await verifyChain(store.pool, { anchors: anchorStore, hmacKey });
         if (result.ok) {
           io.out(
             `ok: ${result.checked} events checked, head seq ${result.head.seq}` +
@@ -88,7 +91,7 @@ export async function eventsMain([command, ...args]: string[], io: CommandIo): P
       return withStore(async (store) => {
         // the operator's backup: it carries what an erasure after an import needs (decision 112)
         const range = { from, to: to === undefined ? undefined : Number(to) };
-        await exportNdjson(store.pool, io.stdout, range, undefined, { backup: true });
+        await exportNdjson(store.pool, io.stdout, range, undefined, { backup: true, hmacKey });
         return 0;
       }, io.env);
     }
@@ -97,7 +100,7 @@ export async function eventsMain([command, ...args]: string[], io: CommandIo): P
       if (!file) break;
       return withStore(async (store) => {
         try {
-          const { imported, head } = await importNdjson(store.pool, file);
+          const { imported, head } = await importNdjson(store.pool, file, { hmacKey });
           io.out(`imported ${imported} events (chain head seq ${head})`);
         } catch (error) {
           if (!(error instanceof ImportRefused)) throw error;

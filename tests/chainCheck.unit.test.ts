@@ -56,7 +56,7 @@ function log(schemes: number[]): string[] {
 async function both(lines: string[], key?: string) {
   const file = path.join(dir, `${Math.random()}.ndjson`);
   fs.writeFileSync(file, lines.join('\n') + '\n');
-  const cli = await verifyExportFile(file, key);
+  const cli = await verifyExportFile(file, { hmacKey: key });
   const page = await checkLog(lines, undefined, key);
   const said = (r: typeof cli) =>
     r.ok ? { ok: true, checked: r.checked, head: r.head } : { ok: false, checked: r.checked, seq: r.firstBadSeq };
