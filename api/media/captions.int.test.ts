@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestMedia, removeTestMedia, type TestMediaName } from '../../tests/support/media.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
@@ -153,5 +154,89 @@ describe('caption tracks (decision 123)', () => {
     expect(await other('PUT', `/api/media/${id}/captions`, VTT, AS_VTT)).toMatchObject({ status: 403 });
     expect((await admin('DELETE', `/api/media/${id}/captions`)).body.captionsUrl).toBeNull();
     expect(await other('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 404 });
+  });
+});
+
+describe("a pending message's track (CONTRACT §4, §9)", () => {
+  interface Heard {
+    event: string;
+    payload: {
+      kind?: string;
+      id?: number;
+      position?: number;
+      item?: { id?: number };
+      upTo?: number;
+      refetch?: boolean;
+      messages?: Heard[];
+    };
+  }
+  const sockets: Socket[] = [];
+  afterAll(() => {
+    for (const socket of sockets) socket.close();
+  });
+
+  /** A socket of `token`'s session, with everything it hears, once it has joined (its first batch). */
+  async function listen(token: string, since?: number) {
+    const socket = connect(t.url, {
+      auth: since === undefined ? { token } : { token, since },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    sockets.push(socket);
+    const heard: Heard[] = [];
+    socket.onAny((event: string, payload: Heard['payload']) => heard.push({ event, payload }));
+    await waitFor(async () => heard.some((h) => h.event === 'sync:batch'), 10_000);
+    return heard;
+  }
+
+  it('changes reach the admins as a queue change, and guests hear nothing of that message', async () => {
+    const id = await submit('mp4');
+    const guest = await listen(await t.login('guest'));
+    const admins = await listen(await t.login('admin'));
+    const since = guest.find((h) => h.event === 'sync:batch')!.payload.upTo!;
+
+    // its sender adds a track, an admin replaces it, its sender takes it off: all while it waits
+    expect((await sender('PUT', `/api/media/${id}/captions`, VTT, AS_VTT)).status).toBe(200);
+    expect((await admin('PUT', `/api/media/${id}/captions`, VTT.replace('Alex', 'Alex!'), AS_VTT)).status).toBe(200);
+    expect((await sender('DELETE', `/api/media/${id}/captions`)).body.captionsUrl).toBeNull();
+    // the three changes, as the chain has them
+    const changes = await waitFor(async () => {
+      const { rows } = await t.db.pool.query<{ seq: number }>(
+        `SELECT c.seq FROM event_chain c JOIN events e ON e.position = c.position
+         WHERE e.stream_id = $1 AND e.type = 'MediaCaptioned' ORDER BY c.seq`,
+        [`media-${id}`],
+      );
+      return rows.length === 3 ? rows.map((r) => r.seq) : false;
+    }, 30_000);
+
+    // the admins' queue moves, at the last change's position (a batch's queue changes are one)
+    await waitFor(
+      async () => admins.some((h) => h.event === 'admin:queue-changed' && h.payload.position === changes.at(-1)),
+      10_000,
+    );
+    // then something every guest sees: a screen hears its messages in order, so once it has this,
+    // it has heard whatever came of the track's changes
+    const story = await other('POST', '/api/stories', {
+      content: 'A story after the tracks',
+      authorName: 'Kim',
+      email: 'kim@example.com',
+    });
+    expect((await admin('PATCH', `/api/admin/stories/${story.body.id}`, { status: 'approved' })).status).toBe(200);
+    const arrived = (heard: Heard[]) =>
+      heard.some((h) => h.event === 'gallery:item-added' && h.payload.item?.id === story.body.id);
+    await waitFor(async () => arrived(guest), 10_000);
+
+    const aboutIt = (h: Heard) =>
+      h.event === 'media:captions-changed' ||
+      (h.payload?.kind === 'media' && (h.payload.id === id || h.payload.item?.id === id));
+    expect(guest.filter(aboutIt)).toEqual([]);
+    // nor does a guest's catch-up from before the changes carry anything of them
+    const batch = (await listen(await t.login('guest'), since)).find((h) => h.event === 'sync:batch')!;
+    expect(batch.payload.refetch).toBe(false);
+    const caughtUp = batch.payload.messages!;
+    expect(arrived(caughtUp)).toBe(true);
+    expect(caughtUp.filter(aboutIt)).toEqual([]);
+    // an admin, who is in the everyone room too, was told of the queue only
+    expect(admins.filter(aboutIt)).toEqual([]);
   });
 });
