@@ -92,4 +92,30 @@ describe('verify on a thread of its own (decision 137)', () => {
     expect(fifth.headers.get('retry-after')).toBe('5');
     for (const res of await Promise.all(first)) expect(res.body.ok).toBe(true);
   });
+
+  it('stops a verify whose auditor left, running or waiting, and frees its place at once', async () => {
+    const token = await slow.login('auditor');
+    const next = await whileChainLocked(async () => {
+      const leaving = Array.from({ length: 4 }, () => new AbortController());
+      const asked = leaving.map((left) =>
+        fetch(`${slow.url}/api/admin/events/verify`, { headers: { 'x-session-token': token }, signal: left.signal })
+          .then(() => 'answered')
+          .catch(() => 'left'),
+      );
+      // the first is on the thread, waiting on the lock; three wait for the thread; a fifth is refused
+      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      expect((await auditorOfSlow('GET', '/api/admin/events/verify')).status).toBe(503);
+
+      for (const left of leaving) left.abort();
+      expect(await Promise.all(asked)).toEqual(['left', 'left', 'left', 'left']);
+      // the thread is stopped, and its read with it, while the lock still holds
+      await waitFor(async () => (await waiting()).length === 0, 30_000);
+      // and a new verify is taken (onto a new thread, waiting on the lock), not refused
+      const next = auditorOfSlow('GET', '/api/admin/events/verify');
+      next.catch(() => {});
+      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      return { next };
+    }, slow);
+    expect((await next.next).body.ok).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { anchorStoreFor } from '#events/anchors.ts';
+import type { VerifyResult } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
 import { chainHead, itemHistory, readHistory } from '#events/history.ts';
 import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
@@ -64,7 +65,19 @@ export function historyRoutes(deps: Deps) {
   });
 
   router.get('/admin/events/verify', auditors, async (_req, res) => {
-    res.json(await verifyOffTheLoop(deps.databaseUrl, deps.config.auditStatementTimeoutMs, anchors));
+    // an auditor who leaves takes their verify with them: no thread hashes the chain for nobody
+    const left = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort();
+    });
+    let result: VerifyResult;
+    try {
+      result = await verifyOffTheLoop(deps.databaseUrl, deps.config.auditStatementTimeoutMs, anchors, left.signal);
+    } catch (error) {
+      if (left.signal.aborted) return; // no one to answer
+      throw error;
+    }
+    res.json(result);
   });
 
   /**

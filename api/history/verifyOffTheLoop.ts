@@ -30,11 +30,15 @@ let queued = 0;
 /**
  * `verifyChain` of the whole log on the verify thread; the verified head is anchored here. Past
  * VERIFY_QUEUE verifies at once (an auditor's console left refreshing, a script), 503 at once.
+ * `signal` (the auditor's request closed) takes the verify back: out of the queue if it waits, and
+ * the thread stopped if it runs (a new one is made for the next), its place freed at once; the
+ * promise then rejects with piscina's AbortError.
  */
 export async function verifyOffTheLoop(
   databaseUrl: string,
   timeoutMs: number,
   anchors: AnchorStore,
+  signal?: AbortSignal,
 ): Promise<VerifyResult> {
   if (queued >= VERIFY_QUEUE) {
     throw new HttpError(503, 'The log is being verified already: try again in a moment', {}, { 'Retry-After': '5' });
@@ -42,7 +46,8 @@ export async function verifyOffTheLoop(
   queued++;
   let answer: VerifyAnswer;
   try {
-    answer = await verifier().run({ databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey() });
+    const task = { databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey() };
+    answer = await verifier().run(task, { signal });
   } finally {
     queued--;
   }

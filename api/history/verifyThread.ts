@@ -41,7 +41,12 @@ export default async function verify(task: VerifyTask): Promise<VerifyAnswer> {
   };
   try {
     await client.connect();
-    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(task.timeoutMs))}`);
+    // a thread stopped mid-read (its auditor left) just closes its socket: the backend looks for that
+    // every second, in a long statement or a wait on a lock, rather than read on for nobody
+    await client.query(
+      `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(task.timeoutMs))};
+       SET LOCAL client_connection_check_interval = 1000`,
+    );
     // nothing else runs on this thread's loop: hash each page whole
     const result = await verifyChain(client, { anchors, hmacKey: task.hmacKey, yieldEvery: Number.MAX_SAFE_INTEGER });
     await client.query('COMMIT');
