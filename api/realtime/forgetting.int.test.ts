@@ -145,6 +145,15 @@ describe('an erasure', () => {
       isFromCanvas: 'false',
     });
     await admin('PATCH', `/api/admin/artworks/${artwork.body.id}`, { status: 'approved' });
+    // the artwork's renditions are a job, appended when it is done: nothing orders it before the
+    // erasure, whose position the open screen's messages are checked against below
+    await waitFor(async () => {
+      const { rows } = await t.db.pool.query(
+        `SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade' AND stream_id = $1`,
+        [`artwork-${artwork.body.id}`],
+      );
+      return rows.length === 1;
+    }, 30_000);
     const comment = await person('POST', `/api/stories/${kept}/comments`, {
       authorName: WORDS.name,
       content: WORDS.comment,
