@@ -208,6 +208,11 @@ describe("a pending message's track (CONTRACT §4, §9)", () => {
       );
       return rows.length === 3 ? rows.map((r) => r.seq) : false;
     }, 30_000);
+    // folded, so that what follows is a batch of its own (a batch's queue changes would be one)
+    await waitFor(async () => {
+      const { rows } = await t.db.pool.query<{ at: number }>(`SELECT catalog_position()::int AS at`);
+      return rows[0]!.at >= changes.at(-1)!;
+    }, 30_000);
 
     // then something every screen sees: a screen hears its messages in log order, so once it has
     // this, it has heard whatever came of the track's changes
