@@ -80,7 +80,7 @@ export interface VerifyOptions {
   /** start from a head verified earlier (the periodic anchor), instead of from seq 1 */
   from?: ChainHead;
   /** the key keyed links are checked under; given as undefined: none (default: the process's LOG_HMAC_KEY) */
-  hmacKey?: string;
+  hmacKey?: string | undefined;
   /** links hashed between two turns of the event loop (default YIELD_EVERY; the bench's baseline: never) */
   yieldEvery?: number;
 }

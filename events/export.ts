@@ -83,7 +83,7 @@ export async function exportNdjson(
   out: Writable,
   range: { from?: number; to?: number } = {},
   leaveOut: (e: ChainEvent) => ChainEvent = (e) => e,
-  options: { backup?: boolean; hmacKey?: string } = {},
+  options: { backup?: boolean; hmacKey?: string | undefined } = {},
 ): Promise<number> {
   const backup = options.backup ?? false;
   // the key keyed links are read under: as given (undefined: none), else the process's
