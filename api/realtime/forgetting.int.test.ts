@@ -193,6 +193,9 @@ describe('an erasure', () => {
     ]);
 
     other ??= await startSecondProcess(t);
+    // settled() waited for this process's tail; the other's follows the outbox on its own, and a
+    // catch-up gives what its process has sent (the erasure comes live after it): wait for it too
+    expect(await other.server.deps.realtime!.reach(erasedAt, 10_000)).toBe(true);
     for (const url of [t.url, other.url]) {
       const batch = await catchUp(url, since);
       expect(batch.refetch).toBe(false);
