@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { logHmacKey } from './canonical.ts';
 import { SELECT_CHAIN_EVENTS, toChainEvent, type ChainEvent, type ChainEventRow } from './export.ts';
 import { PERSONAL_FIELDS } from './personal.ts';
 
@@ -63,7 +64,7 @@ export async function readHistory(pool: Pick<pg.Pool, 'query'>, q: HistoryFilter
     ],
   );
   return {
-    events: await forAuditors(pool, rows.map(toChainEvent)),
+    events: await forAuditors(pool, rows.map((r) => toChainEvent(r, logHmacKey()))),
     next: rows.length === q.limit ? rows.at(-1)!.seq : null,
   };
 }
@@ -88,7 +89,7 @@ export async function itemHistory(pool: Pick<pg.Pool, 'query'>, stream: string, 
      WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
     [stream, kind, String(id)],
   );
-  return (await forAuditors(pool, rows.map(toChainEvent))).map((e) => ({
+  return (await forAuditors(pool, rows.map((r) => toChainEvent(r, logHmacKey())))).map((e) => ({
     seq: e.seq,
     type: e.type,
     data: e.data,
