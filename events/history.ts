@@ -64,7 +64,10 @@ export async function readHistory(pool: Pick<pg.Pool, 'query'>, q: HistoryFilter
     ],
   );
   return {
-    events: await forAuditors(pool, rows.map((r) => toChainEvent(r, logHmacKey()))),
+    events: await forAuditors(
+      pool,
+      rows.map((r) => toChainEvent(r, logHmacKey())),
+    ),
     next: rows.length === q.limit ? rows.at(-1)!.seq : null,
   };
 }
@@ -89,7 +92,12 @@ export async function itemHistory(pool: Pick<pg.Pool, 'query'>, stream: string, 
      WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
     [stream, kind, String(id)],
   );
-  return (await forAuditors(pool, rows.map((r) => toChainEvent(r, logHmacKey())))).map((e) => ({
+  return (
+    await forAuditors(
+      pool,
+      rows.map((r) => toChainEvent(r, logHmacKey())),
+    )
+  ).map((e) => ({
     seq: e.seq,
     type: e.type,
     data: e.data,
