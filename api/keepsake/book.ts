@@ -8,7 +8,7 @@ import { currentFilm } from '../montage/film.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { keepsakeItems, type KeepsakeItem } from './contents.ts';
 import { fontRuns, readsRightToLeft, visualRuns, type BookFont } from './fonts.ts';
-import { blobText, MONTAGE_FILE, type KeepsakeDeps } from './keepsake.ts';
+import { keptTrack, MONTAGE_FILE, type KeepsakeDeps } from './keepsake.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -162,7 +162,7 @@ async function itemPages(deps: KeepsakeDeps, doc: Doc, used: Set<string>, item: 
   const shown = item.image?.key ?? item.media?.poster?.key;
   const image = shown && (await picture(deps, shown, into));
   if (image) placeImage(doc, image);
-  const captions = item.media?.captions && (await blobText(deps.blobs, item.media.captions.key));
+  const captions = item.media?.captions && (await keptTrack(deps.blobs, item.media.captions.key));
   const spoken = captions
     ? transcriptOf(captions)
         .map((line) => line.text)

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import type pg from 'pg';
+import { cleanTrack } from '#contract/transcript.ts';
 import { exportNdjson } from '#events/export.ts';
 import { currentFilm, type Film } from '../montage/film.ts';
 import { strokesKey } from '../show/strokes.ts';
-import { BlobNotFound, type BlobStore } from '../storage/index.ts';
+import { BlobNotFound, readText, type BlobStore } from '../storage/index.ts';
 import { keepsakeItems, keptStreams, leaveOutPrivate, type KeepsakeItem } from './contents.ts';
 import { indexHtml, verifyHtml } from './pages.ts';
 import { collectCodePoints, fontsCss, webFontsFor } from './webFonts.ts';
@@ -103,13 +104,13 @@ async function blob(blobs: BlobStore, key: string): Promise<NodeJS.ReadableStrea
   }
 }
 
-/** A small text blob whole (a caption track: at most 256 KB, decision 123), or undefined when gone. */
-export async function blobText(blobs: BlobStore, key: string): Promise<string | undefined> {
-  const source = await blob(blobs, key);
-  if (!source) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of source) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * A message's track as the keepsake keeps it: its cues alone, times and words, whatever else the file
+ * a sender's tool wrote held (notes, styles, regions, settings: decision 142); undefined when gone.
+ */
+export async function keptTrack(blobs: BlobStore, key: string): Promise<string | undefined> {
+  const vtt = await readText(blobs, key);
+  return vtt === undefined ? undefined : cleanTrack(vtt);
 }
 
 /**
@@ -153,19 +154,21 @@ export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<
   await zip.add(
     'data.js',
     dataScript(deps.name, montage, withStrokes(keepsakeItems(deps.pool)), files, codePoints, (key) =>
-      blobText(deps.blobs, key),
+      keptTrack(deps.blobs, key),
     ),
   );
   // the fonts for the scripts the gallery's words are in, for a viewer whose machine lacks them
   await zip.add('fonts.css', fontsCss(webFontsFor(codePoints)));
 
   for (const item of files) {
-    const parts = [item.image, item.media, item.media?.poster, item.media?.captions].filter((p) => p !== undefined);
+    const parts = [item.image, item.media, item.media?.poster].filter((p) => p !== undefined);
     for (const part of parts) {
       const source = await blob(deps.blobs, part.key);
-      // pictures and media are compressed already; a caption track is text
-      if (source) await zip.add(part.file, source, part !== item.media?.captions);
+      // pictures and media are compressed already
+      if (source) await zip.add(part.file, source, true);
     }
+    const track = item.media?.captions && (await keptTrack(deps.blobs, item.media.captions.key));
+    if (track) await zip.add(item.media!.captions!.file, track);
     if (item.strokes) {
       const source = await blob(deps.blobs, strokesKey(item.id));
       if (!source) continue;

@@ -155,6 +155,41 @@ describe('caption tracks (decision 123)', () => {
     expect((await admin('DELETE', `/api/media/${id}/captions`)).body.captionsUrl).toBeNull();
     expect(await other('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 404 });
   });
+  it("keep a track's cues alone, times and words: a note, style or region its tool left reaches no one (decision 142)", async () => {
+    const id = await submit('mp4');
+    const sent = [
+      'WEBVTT - exported by CaptionTool for sam@example.com',
+      '',
+      'STYLE',
+      '::cue { color: lime } /* Sam Painter */',
+      '',
+      'REGION',
+      'id:sam-lower-third',
+      '',
+      'NOTE draft for sam@example.com, call 555-0100',
+      '',
+      'intro',
+      '00:00:00.000 --> 00:00:01.500 region:sam-lower-third line:0',
+      'Happy birthday, Alex!',
+      '',
+    ].join('\n');
+    expect((await sender('PUT', `/api/media/${id}/captions`, sent, AS_VTT)).status).toBe(200);
+    const stored = (await written()).captions.filter((f) => f.includes(`/${id}/`));
+    expect(stored).toHaveLength(1);
+    const file = path.join(t.dataDir, 'blobs', stored[0]!);
+    expect(fs.readFileSync(file, 'utf8')).toBe(VTT);
+    expect(await admin('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 200, body: VTT });
+    const { rows } = await t.db.pool.query<{ bytes: number }>(
+      `SELECT (data->'captions'->>'bytes')::int AS bytes FROM events
+        WHERE type = 'MediaCaptioned' AND (data->>'mediaId')::int = $1`,
+      [id],
+    );
+    expect(rows).toEqual([{ bytes: Buffer.byteLength(VTT) }]);
+
+    // a track stored as it was sent, before this decision, is served with its cues alone too
+    fs.writeFileSync(file, sent);
+    expect(await admin('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 200, body: VTT });
+  });
 });
 
 describe("a pending message's track (CONTRACT §4, §9)", () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
+import { cleanTrack } from '#contract/transcript.ts';
 import { handleCommand } from '#events/handle.ts';
 import { mediaDecider, mediaStream } from '#events/media/media.ts';
 import { isSender } from '#projections/catalog/contributions.ts';
@@ -9,10 +10,9 @@ import type { Deps } from '../deps.ts';
 import { idParam, metadataFor } from '../http/context.ts';
 import { HttpError, notFound, storageFull } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
-import { sendStream } from '../http/sendStream.ts';
 import { itemFolder } from '../kinds.ts';
 import { isStorageFull } from '../storage/capacity.ts';
-import { BlobNotFound } from '../storage/index.ts';
+import { readText } from '../storage/index.ts';
 
 /** A caption track of a few minutes' speech is a few kilobytes; a whole film's, under 200 KB. */
 export const CAPTIONS_MAX_BYTES = 256 * 1024;
@@ -22,6 +22,8 @@ const VTT = 'text/vtt; charset=utf-8';
  * The body of a caption upload: WebVTT text (decision 123). Sent as `text/vtt` (else 415), at most
  * 256 KB (413), UTF-8 (400), and beginning as the WebVTT standard requires: an optional byte order
  * mark, `WEBVTT`, then the end of the line, a space or a tab (else 415, whatever it was called).
+ * What is kept is its cues alone, times and words (decision 142): a note, a style or a region a
+ * sender's tool left, which no reviewer sees, reaches no one.
  */
 export async function readCaptions(req: Request): Promise<Buffer> {
   const type = req.get('content-type')?.split(';')[0]?.trim().toLowerCase();
@@ -44,7 +46,7 @@ export async function readCaptions(req: Request): Promise<Buffer> {
     throw new HttpError(400, 'Captions must be UTF-8 text');
   }
   if (!/^\uFEFF?WEBVTT(?:$|[ \t\r\n])/.test(text)) throw new HttpError(415, 'Invalid file type');
-  return body;
+  return Buffer.from(cleanTrack(text), 'utf8');
 }
 
 /**
@@ -121,14 +123,11 @@ export function captionRoutes(deps: Deps) {
     if (!row || !row.media) throw notFound('Media');
     const captions = row.media.captions;
     if (!captions) throw new HttpError(404, 'Captions not found');
-    try {
-      const body = await deps.blobs.read(captions.key);
-      res.set({ 'Content-Type': VTT, 'Cache-Control': 'private, no-cache', 'X-Content-Type-Options': 'nosniff' });
-      sendStream(body, res);
-    } catch (error) {
-      if (error instanceof BlobNotFound) throw new HttpError(404, 'Captions not found');
-      throw error;
-    }
+    // a track stored before decision 142 is served with its cues alone too
+    const vtt = await readText(deps.blobs, captions.key);
+    if (vtt === undefined) throw new HttpError(404, 'Captions not found');
+    res.set({ 'Content-Type': VTT, 'Cache-Control': 'private, no-cache', 'X-Content-Type-Options': 'nosniff' });
+    res.send(cleanTrack(vtt));
   });
 
   return router;

@@ -42,17 +42,30 @@ let files: Record<string, Buffer>;
 let cli: { checked: number; head: string; seq: number };
 const ids: Record<string, number> = {};
 /** Comments in scripts a viewer's machine may have no font for (decision 113). */
-/** The video's caption track (decision 123): the page shows its cues, the book prints its words. */
+/**
+ * The video's caption track (decision 123), as a sender's tool writes one: a note naming someone, a
+ * style, cue settings. The page shows its cues, the book prints its words, and the keepsake keeps
+ * the cues alone (decision 142).
+ */
 const CAPTIONS = {
   first: 'Happy birthday from the whole team',
   second: 'We will miss you & your jokes',
-  vtt: 'WEBVTT\n\n1\n00:00:00.000 --> 00:00:05.000\n<v Val>Happy birthday from the whole team</v>\n\n00:00:05.000 --> 00:00:09.000\nWe will miss you &amp; your jokes\n',
+  vtt: 'WEBVTT - CaptionTool export\n\nSTYLE\n::cue { color: #0ff1ce }\n\nNOTE draft for notes.person@example.com\n\n1\n00:00:00.000 --> 00:00:05.000 line:0 align:start\n<v Val>Happy birthday from the whole team</v>\n\n00:00:05.000 --> 00:00:09.000\nWe will miss you &amp; your jokes\n',
+  kept: 'WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nVal: Happy birthday from the whole team\n\n00:00:05.000 --> 00:00:09.000\nWe will miss you &amp; your jokes\n',
 };
-/** The audio message's transcript (decision 130): the page writes its words under the player. */
+/**
+ * The audio message's transcript (decision 130): the page writes its words under the player. Its
+ * blob holds the file as it was sent, as a track stored before decision 142 does.
+ */
 const TRANSCRIPT = {
   line: 'Thank you for every Friday breakfast',
   vtt: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nThank you for every <i>Friday</i> breakfast\n',
+  stored:
+    'WEBVTT - CaptionTool export\n\nNOTE for notes.person@example.com\n\nSTYLE\n::cue { color: #0ff1ce }\n\nREGION\nid:notes-person-region\n\n00:00:01.000 --> 00:00:02.500 region:notes-person-region align:start\nThank you for every <i>Friday</i> breakfast\n',
+  kept: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nThank you for every Friday breakfast\n',
 };
+/** What a track's tool left beside its cues: none of it is in the keepsake. */
+const TRACK_LEFTOVERS = ['notes.person@example.com', 'CaptionTool', '#0ff1ce', 'notes-person-region', 'align:start'];
 const SCRIPTS = {
   thai: 'สุขสันต์วันเกิด',
   korean: '생일 축하해요',
@@ -90,6 +103,12 @@ beforeAll(async () => {
     'content-type': 'text/vtt',
   });
   expect(transcribed.status, JSON.stringify(transcribed.body)).toBe(200);
+  const blobs = path.join(t.dataDir, 'blobs');
+  const stored = fs
+    .readdirSync(blobs, { recursive: true })
+    .map(String)
+    .find((f) => f.startsWith(path.join('media', String(ids.audio), 'captions-')));
+  fs.writeFileSync(path.join(blobs, stored!), TRANSCRIPT.stored);
   await seed.comment('stories', ids.story, 'Best boss ever 🎉 Ωμέγα');
   for (const words of Object.values(SCRIPTS)) await seed.comment('stories', ids.story, words);
   ids.drawing = await submitDrawing(guest);
@@ -200,8 +219,13 @@ describe('the keepsake', () => {
     expect(names.some((n) => n.startsWith(`files/artwork-${ids.artwork}.`))).toBe(true);
     expect(names.some((n) => n.startsWith(`files/media-${ids.video}.`))).toBe(true);
     expect(names).toContain(`files/artwork-${ids.drawing}-strokes.js`);
-    expect(files[`files/media-${ids.video}-captions.vtt`]?.toString('utf8')).toBe(CAPTIONS.vtt);
-    expect(files[`files/media-${ids.audio}-captions.vtt`]?.toString('utf8')).toBe(TRANSCRIPT.vtt);
+    // a track's cues alone, times and words, whatever the file held beside them (decision 142)
+    expect(files[`files/media-${ids.video}-captions.vtt`]?.toString('utf8')).toBe(CAPTIONS.kept);
+    expect(files[`files/media-${ids.audio}-captions.vtt`]?.toString('utf8')).toBe(TRANSCRIPT.kept);
+    const data = files['data.js']!.toString('utf8');
+    expect(data).toContain(JSON.stringify(CAPTIONS.kept));
+    expect(data).toContain(JSON.stringify(TRANSCRIPT.kept));
+    for (const left of TRACK_LEFTOVERS) expect(data, left).not.toContain(left);
     const all = Object.values(files)
       .map((b) => b.toString('latin1'))
       .join('\n');
@@ -218,6 +242,7 @@ describe('the keepsake', () => {
       PRIVATE.approvalNote,
       PRIVATE.rejectionNote,
       ...PRIVATE.emails,
+      TRACK_LEFTOVERS[0]!,
     ]) {
       expect(utf8, secret).not.toContain(secret);
     }
@@ -286,6 +311,7 @@ describe('the keepsake', () => {
       PRIVATE.withdrawnTitle,
       PRIVATE.approvalNote,
       ...PRIVATE.emails,
+      ...TRACK_LEFTOVERS,
     ]) {
       expect(poppler, secret).not.toContain(secret);
     }
@@ -431,7 +457,7 @@ describe('the keepsake', () => {
           }),
         { timeout: 20_000 },
       )
-      .toEqual({ mode: 'showing', active: [CAPTIONS.first], cues: 2 });
+      .toEqual({ mode: 'showing', active: [`Val: ${CAPTIONS.first}`], cues: 2 });
 
     // the audio message's words, written out under its player
     const audio = page.locator(`article[data-kind="media"][data-id="${ids.audio}"]`);
