@@ -101,7 +101,9 @@ function cueText(line: string): string {
  * regions, identifiers or settings (decision 142). Reading it gives the same cues back.
  */
 export function trackOf(cues: Cue[]): string {
-  const written = cues.map((cue) => `${stampOf(cue.start)} --> ${stampOf(cue.end)}\n${cue.lines.map(cueText).join('\n')}\n`);
+  const written = cues.map(
+    (cue) => `${stampOf(cue.start)} --> ${stampOf(cue.end)}\n${cue.lines.map(cueText).join('\n')}\n`,
+  );
   return ['WEBVTT\n', ...written].join('\n');
 }
 

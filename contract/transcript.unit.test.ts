@@ -45,8 +45,10 @@ describe('transcriptOf (decision 130)', () => {
   it('writes a start as a clock', () => {
     expect([0, 7.9, 135, 3723].map(clockOf)).toEqual(['0:00', '0:07', '2:15', '1:02:03']);
   });
+
   it('reads a cue that follows a note or another cue with no blank line between, as browsers do', () => {
-    const vtt = 'WEBVTT\n\nNOTE from the tool\nsam@example.com\n00:01.000 --> 00:02.000\nFirst\n00:03.000 --> 00:04.000\nSecond\n';
+    const vtt =
+      'WEBVTT\n\nNOTE from the tool\nsam@example.com\n00:01.000 --> 00:02.000\nFirst\n00:03.000 --> 00:04.000\nSecond\n';
     expect(transcriptOf(vtt)).toEqual([
       { start: 1, text: 'First' },
       { start: 3, text: 'Second' },

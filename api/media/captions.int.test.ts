@@ -155,6 +155,7 @@ describe('caption tracks (decision 123)', () => {
     expect((await admin('DELETE', `/api/media/${id}/captions`)).body.captionsUrl).toBeNull();
     expect(await other('GET', `/api/media/${id}/captions`)).toMatchObject({ status: 404 });
   });
+
   it("keep a track's cues alone, times and words: a note, style or region its tool left reaches no one (decision 142)", async () => {
     const id = await submit('mp4');
     const sent = [
