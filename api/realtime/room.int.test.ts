@@ -2,7 +2,9 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Presence } from '#contract/live.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { jpegDataUrl } from '../../tests/support/images.ts';
 import { waitFor } from '../../tests/support/wait.ts';
+import { dayOrder } from '#projections/catalog/galleryPage.ts';
 
 /** Issue 20, point 7: what the room is told counts and names only what it may. */
 let t: TestServer;
@@ -96,6 +98,39 @@ describe('live messages to guests', () => {
       async () => adminSocket.seen.messages.filter((m) => m.event === 'admin:queue-changed').length >= 6,
       15_000,
     );
+  });
+});
+
+describe('an item leaving the gallery (decision 140)', () => {
+  it('is named once, with its place in the day’s order, even when an archived item is deleted later', async () => {
+    const admin = client(t.url, await t.login('admin'));
+    const guest = open({ token: await t.login('guest') });
+    await guest.ready;
+    const sent = await admin('POST', '/api/artworks', {
+      title: 'Archived, then deleted',
+      artistName: 'Kim',
+      email: 'kim@example.com',
+      imageData: await jpegDataUrl(64, 48),
+      isFromCanvas: 'false',
+    });
+    expect(sent.status).toBe(201);
+    const artwork = sent.body.id as number;
+    for (const status of ['approved', 'archived']) {
+      expect((await admin('PATCH', `/api/admin/artworks/${artwork}`, { status })).status).toBe(200);
+    }
+    const key = { authorization: `Bearer ${ADMIN_KEY}` };
+    expect((await admin('DELETE', `/api/artworks/${artwork}`, undefined, key)).status).toBe(200);
+    // a story shown and deleted after it: its removal is the last, so every one before it has come
+    const story = await admin('POST', '/api/stories', { content: 'The last to go', authorName: 'Kim', isAnonymous: true });
+    expect((await admin('PATCH', `/api/admin/stories/${story.body.id}`, { status: 'approved' })).status).toBe(200);
+    expect((await admin('DELETE', `/api/stories/${story.body.id}`, undefined, key)).status).toBe(200);
+
+    const removed = () => guest.seen.messages.filter((m) => m.event === 'gallery:item-removed').map((m) => m.payload);
+    await waitFor(async () => removed().some((p) => p.kind === 'story' && p.id === story.body.id), 15_000);
+    expect(removed().map((p) => `${p.kind} ${p.id}`)).toEqual([`artwork ${artwork}`, `story ${story.body.id}`]);
+    const [archived] = removed();
+    expect(archived.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(archived.order).toBe(dayOrder(archived.day, 'artwork', artwork));
   });
 });
 

@@ -137,6 +137,30 @@ describe('live updates in open pages', () => {
     expect(asked).toEqual([]);
   });
 
+  // Decision 140: a removal carries where the item stood; the page takes it out and asks for nothing
+  it('takes an archived item off an open gallery where a reload would, without asking for the gallery again', async () => {
+    const tag = Math.random().toString(36).slice(2, 6);
+    const leaving = await seed.artwork({ title: `Taken Down ${tag}`, color: '#6d6875' });
+    const { page: gallery } = await open('guest', '/gallery?debug');
+    await visible(card(gallery, `Taken Down ${tag}`));
+    await expect.poll(() => gallery.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
+    await gallery.waitForLoadState('networkidle');
+    const asked: string[] = [];
+    gallery.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/gallery') asked.push(request.url());
+    });
+    expect((await seed.admin('PATCH', `/api/admin/artworks/${leaving}`, { status: 'archived' })).status).toBe(200);
+
+    await expect.poll(() => card(gallery, `Taken Down ${tag}`).count(), { timeout: 10_000 }).toBe(0);
+    await notReloaded(gallery);
+    const onScreen = await gallery.locator('main li h2').allTextContents();
+    const reloaded = (await seed.guest('GET', '/api/gallery?page=1')).body as { items: Array<{ title: string }> };
+    expect(onScreen.filter((title) => reloaded.items.some((item) => item.title === title))).toEqual(
+      reloaded.items.map((item) => item.title),
+    );
+    expect(asked).toEqual([]);
+  });
+
   it("counts a new submission in an admin's open review panel", async () => {
     const { page: admin } = await open('admin', '/admin');
     const storiesTab = admin.getByRole('tab', { name: /^Stories / });
@@ -170,7 +194,9 @@ describe('live updates in open pages', () => {
     const tag = Math.random().toString(36).slice(2, 6);
     const id = await seed.artwork({ title: `Late Answer ${tag}`, color: '#9a8c98' });
     const leaving = await seed.artwork({ title: `Leaving ${tag}`, color: '#4a4e69' });
-    const { page } = await open('guest', '/gallery?debug');
+    // a search: a removal cannot be placed in it from the message (the next match is unknown), so it
+    // makes the open page load again (an arrival or removal elsewhere is placed, decisions 133, 140)
+    const { page } = await open('guest', `/gallery?q=${encodeURIComponent(`Late Answer ${tag}`)}&debug`);
     await visible(card(page, `Late Answer ${tag}`));
     await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
     expect(await likeCount(page, `Late Answer ${tag}`)).toBe('0');
@@ -185,8 +211,7 @@ describe('live updates in open pages', () => {
       await route.fulfill({ response });
       handedOver = true;
     });
-    // a removal makes the open gallery load again (an arrival is placed from its message, decision
-    // 133, and asks for nothing); that answer is read before the like
+    // the removal makes the open search load again; that answer is read before the like
     expect((await seed.admin('PATCH', `/api/admin/artworks/${leaving}`, { status: 'archived' })).status).toBe(200);
     await expect.poll(() => read, { timeout: 10_000 }).toBe(true);
     const liker = seed.guest;
