@@ -63,7 +63,11 @@ export interface LivePayloads {
    * its cached pages of that day, and loads again a page it cannot place it on (decision 133).
    */
   'gallery:item-added': Positioned & { kind: Kind; item: GalleryItemView; day: string };
-  'gallery:item-removed': Positioned & { kind: Kind; id: number };
+  /**
+   * An item that was in the gallery left it, with its key in the day's `order` (as an item carries
+   * it) and that `day`: a screen takes it out of its cached pages of that day (decision 140).
+   */
+  'gallery:item-removed': Positioned & { kind: Kind; id: number; day: string; order: string };
   'likes:changed': Positioned & { kind: Kind; id: number; likeCount: number };
   'comments:added': Positioned & { kind: Kind; id: number; comment: CommentView; commentCount: number };
   'comments:removed': Positioned & { kind: Kind; id: number; commentId: number; commentCount: number };

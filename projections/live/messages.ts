@@ -3,7 +3,7 @@ import type { LiveMessage } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment } from '../catalog/engagement.ts';
-import { galleryView, processDay } from '../catalog/galleryPage.ts';
+import { dayOrder, galleryView, processDay } from '../catalog/galleryPage.ts';
 import { findItem, toView, type Kind } from '../catalog/items.ts';
 import { isMuralChange, muralMessages, type MuralChange } from '../catalog/mural.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
@@ -166,28 +166,33 @@ async function erasedOf(db: Pick<pg.Pool, 'query'>, subjectId: number) {
   return { items, comments: comments.filter((c) => !gone.has(`${c.kind}-${c.id}`)) };
 }
 
+/** The events that put an item into the gallery or take it out. */
+const IN_GALLERY = ['ArtworkApproved', 'ArtworkUnarchived', 'StoryApproved', 'MediaApproved'];
+const OUT_OF_GALLERY = [
+  ...['Artwork', 'Story', 'Media'].flatMap((kind) => ['Rejected', 'Deleted', 'Withdrawn'].map((what) => kind + what)),
+  'ArtworkArchived',
+];
+
 /**
- * Of the items a batch removes, those guests may have on screen: approved at some point before the
- * removal (in the log, by chain order). A pending item rejected, withdrawn or deleted was never
- * theirs to see, and its id is not sent to them (issue 20); the admins' queue message still goes.
+ * Of the items a batch removes, those that were in the gallery just before their removal (in the
+ * log, by chain order): guests may have them on screen, and a screen takes them out of its pages
+ * and counts one fewer (decision 140). A pending item rejected, withdrawn or deleted was never
+ * theirs to see, and its id is not sent to them (issue 20); nor is an item already out (archived,
+ * then deleted), which a screen would count out twice. The admins' queue message still goes.
  */
 async function shownToGuests(
   db: Pick<pg.Pool, 'query'>,
   removed: ReadonlyArray<{ kind: Kind; id: number; position: number }>,
 ): Promise<Set<string>> {
   if (removed.length === 0) return new Set();
-  const { rows } = await db.query<{ stream_id: string; first: string }>(
-    `SELECT e.stream_id, min(c.seq)::text AS first FROM events e JOIN event_chain c ON c.position = e.position
-     WHERE e.stream_id = ANY($1::text[]) AND e.type IN ('ArtworkApproved', 'StoryApproved', 'MediaApproved')
-     GROUP BY e.stream_id`,
-    [removed.map((r) => `${r.kind}-${r.id}`)],
+  const { rows } = await db.query<{ stream_id: string; position: string }>(
+    `SELECT r.stream_id, r.position::text FROM unnest($1::text[], $2::bigint[]) AS r(stream_id, position)
+     WHERE (SELECT e.type = ANY($3::text[]) FROM events e JOIN event_chain c ON c.position = e.position
+            WHERE e.stream_id = r.stream_id AND c.seq < r.position AND e.type = ANY($3::text[] || $4::text[])
+            ORDER BY c.seq DESC LIMIT 1)`,
+    [removed.map((r) => `${r.kind}-${r.id}`), removed.map((r) => r.position), IN_GALLERY, OUT_OF_GALLERY],
   );
-  const approvedAt = new Map(rows.map((r) => [r.stream_id, Number(r.first)]));
-  return new Set(
-    removed
-      .filter((r) => (approvedAt.get(`${r.kind}-${r.id}`) ?? Infinity) < r.position)
-      .map((r) => `${r.kind}:${r.id}`),
-  );
+  return new Set(rows.map((r) => `${r.stream_id.replace('-', ':')}@${r.position}`));
 }
 
 /**
@@ -210,6 +215,12 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
   };
   const messages: Unplaced[] = [];
   let today: string | undefined;
+  const day = () => (today ??= processDay(new Date()));
+  // where the item stood in the day's order, so a screen takes it from the right page (decision 140)
+  const removedMessage = (position: number, kind: Kind, id: number): Unplaced => ({
+    event: 'gallery:item-removed',
+    payload: { position, kind, id, day: day(), order: dayOrder(day(), kind, id) },
+  });
   const erasures = new Map<object, Awaited<ReturnType<typeof erasedOf>>>();
   for (const c of changes) if (c.what === 'erased') erasures.set(c, await erasedOf(db, c.subjectId));
   const shown = await shownToGuests(db, [
@@ -260,8 +271,7 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
       // and the admins' queue counts change once (decision 073)
       const erased = erasures.get(c)!;
       for (const { kind, id } of erased.items) {
-        if (shown.has(`${kind}:${id}`))
-          messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
+        if (shown.has(`${kind}:${id}@${position}`)) messages.push(removedMessage(position, kind, id));
       }
       for (const { kind, id, comment_id: commentId } of erased.comments) {
         const row = await item(kind, id);
@@ -285,14 +295,15 @@ export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly R
         // the item as a guest's page shows it, so screens place it without asking (decision 133)
         const row = await item(kind, id);
         if (row) {
-          const day = (today ??= processDay(new Date()));
-          messages.push({ event: 'gallery:item-added', payload: { position, kind, day, item: galleryView(row, day) } });
+          messages.push({
+            event: 'gallery:item-added',
+            payload: { position, kind, day: day(), item: galleryView(row, day()) },
+          });
         }
         break;
       }
       case 'removed':
-        if (shown.has(`${kind}:${id}`))
-          messages.push({ event: 'gallery:item-removed', payload: { position, kind, id } });
+        if (shown.has(`${kind}:${id}@${position}`)) messages.push(removedMessage(position, kind, id));
         break;
       case 'likes': {
         const row = await item(kind, id);

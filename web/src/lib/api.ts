@@ -31,6 +31,14 @@ export interface RequestOptions {
 
 /** The one request helper: credentials always, JSON content type only with a body, the stored token. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiAt<T>(path, options)).data;
+}
+
+/**
+ * `api`, and the catalog position the answer's data was read at (`X-Log-Position`; null when the
+ * answer names none): live messages at or before it are already in the data (decision 140).
+ */
+export async function apiAt<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; position: number | null }> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -55,7 +63,9 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
         : (serverMessage ?? (text.trim() || `Error ${response.status}: ${response.statusText}`));
     throw new ApiError(response.status, response.statusText, message, serverMessage);
   }
-  return (options.as === 'text' ? text : parseJson(text)) as T;
+  const data = (options.as === 'text' ? text : parseJson(text)) as T;
+  const position = response.headers.get('X-Log-Position');
+  return { data, position: position !== null && /^\d+$/.test(position) ? Number(position) : null };
 }
 
 /** JSON from a response's text; null when it is empty or not JSON. */

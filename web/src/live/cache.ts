@@ -1,11 +1,11 @@
 import type { InvalidateQueryFilters, Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { adminKeys } from '../queries/adminKeys.ts';
-import { galleryKeys } from '../queries/gallery.ts';
+import { galleryKeys, type GalleryParams } from '../queries/gallery.ts';
 import { ITEM_KINDS, itemKey } from '../queries/itemKinds.ts';
 import { showKeys, type ShowAnswer } from '../queries/show.ts';
 import { everyTrackWords, trackWordsOf, withCaptions } from './captions.ts';
 import type { LiveMessage } from './sequence.ts';
-import { placeArrival, UNPLACEABLE } from './arrival.ts';
+import { placeArrival, placeRemoval, UNPLACEABLE } from './arrival.ts';
 import type { LivePayloads } from '../../../contract/live.ts';
 import type { CommentView as Comment, ItemView, Kind, QueueCounts } from '../../../contract/views.ts';
 
@@ -168,8 +168,9 @@ export class LiveCache {
         return;
       }
       case 'gallery:item-removed': {
+        // taken out of the cached pages from the message, as an arrival is put in (decision 140)
         const { kind, id } = message.payload;
-        this.invalidate({ queryKey: galleryKeys.all });
+        this.#placeRemoval(message.payload);
         // An open detail page loads again: a removed item then 404s into its error view.
         this.invalidate({ queryKey: itemKey(kind, id), exact: true });
         return;
@@ -224,9 +225,35 @@ export class LiveCache {
    * on its way may be from before the arrival or after it, and only a fresh one is sure to be right.
    */
   #placeArrival(arrival: LivePayloads['gallery:item-added']) {
+    this.#placeInPages((key, data) => placeArrival(key, data, arrival));
+  }
+
+  /**
+   * Takes an item that left the gallery out of every cached gallery page (decision 140), each page
+   * given its next one as it stood before the message, whose first item moves up into it.
+   */
+  #placeRemoval(removal: LivePayloads['gallery:item-removed']) {
+    const before = new Map(
+      this.#queryClient
+        .getQueryCache()
+        .findAll({ queryKey: galleryKeys.all })
+        .filter((query) => query.state.fetchStatus === 'idle')
+        .map((query) => [query.queryHash, query.state.data]),
+    );
+    const nextOf = (key: QueryKey) => {
+      const params = key[1] as GalleryParams | 'reveal' | undefined;
+      if (typeof params !== 'object') return undefined;
+      const next = galleryKeys.page({ ...params, page: params.page + 1 });
+      return before.get(this.#queryClient.getQueryCache().find({ queryKey: next, exact: true })?.queryHash ?? '');
+    };
+    this.#placeInPages((key, data) => placeRemoval(key, data, removal, nextOf(key)));
+  }
+
+  /** Lays a gallery message on every cached page; one it cannot be laid on, or one on its way, loads again. */
+  #placeInPages(place: (key: QueryKey, data: unknown) => unknown) {
     for (const query of this.#queryClient.getQueryCache().findAll({ queryKey: galleryKeys.all })) {
       const before = query.state.data;
-      const after = query.state.fetchStatus === 'idle' ? placeArrival(query.queryKey, before, arrival) : UNPLACEABLE;
+      const after = query.state.fetchStatus === 'idle' ? place(query.queryKey, before) : UNPLACEABLE;
       if (after === UNPLACEABLE) this.invalidate({ queryKey: query.queryKey, exact: true });
       else if (after !== before) this.#queryClient.setQueryData(query.queryKey, after);
     }

@@ -1,10 +1,23 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
-import { api } from '../lib/api.ts';
+import { apiAt } from '../lib/api.ts';
 import type { GalleryItemView, GalleryPageView, Kind } from '../../../contract/views.ts';
 
 export interface GalleryParams {
   page: number;
   q: string;
+}
+
+/**
+ * A gallery page as the cache keeps it: the answer, and the catalog position it was read at
+ * (`X-Log-Position`; null when the answer named none). A live message at or before that position is
+ * already in the page, and is not placed in it again (decision 140).
+ */
+export type CachedGalleryPage = GalleryPageView & { position?: number | null };
+
+/** A gallery page from the API, with the position it was read at. */
+export async function fetchGalleryPage(search: string, signal?: AbortSignal): Promise<CachedGalleryPage> {
+  const { data, position } = await apiAt<GalleryPageView>(`/api/gallery?${search}`, { signal });
+  return { ...data, position };
 }
 
 export const galleryKeys = {
@@ -17,7 +30,7 @@ export function galleryQueryOptions(params: GalleryParams) {
   if (params.q) search.set('q', params.q);
   return queryOptions({
     queryKey: galleryKeys.page(params),
-    queryFn: ({ signal }) => api<GalleryPageView>(`/api/gallery?${search}`, { signal }),
+    queryFn: ({ signal }) => fetchGalleryPage(String(search), signal),
     placeholderData: keepPreviousData,
   });
 }
