@@ -9,7 +9,6 @@ import { waitFor } from '../tests/support/wait.ts';
 import { catalogProjection } from './catalog/catalogProjection.ts';
 import { chainSealer } from './chain/chainSealer.ts';
 import { projections } from './index.ts';
-import { writeLiveMessages } from './live/outbox.ts';
 import { check, rebuild } from './maintenance.ts';
 import { ProjectionRunner, runBatch } from './runner.ts';
 
@@ -77,7 +76,7 @@ async function liveMessageFor(count: number): Promise<boolean> {
  */
 async function likeDuring(maintenance: () => Promise<unknown>) {
   const runner = new ProjectionRunner(store, projections, log);
-  runner.duringBatch(catalogProjection.name, writeLiveMessages);
+  runner.duringBatch(catalogProjection.name, catalogProjection.live!);
   await runner.start();
   try {
     const before = await likeCount();

@@ -137,6 +137,16 @@ describe('one shape across the seam', () => {
     expect(read('projections/catalog/catalogProjection.ts')).toMatch(/\blive:\s*writeLiveMessages\b/);
   });
 
+  it('what screens hear of an event is declared beside the statement that changes the read model for it', () => {
+    // no switch over event types in the outbox: each catalog statement says what it is heard as (`heard`)
+    const outbox = sources('projections').filter((f) => f.startsWith('projections/live/'));
+    expect(outbox.filter((f) => /case '[A-Z][a-zA-Z]+':/.test(read(f)))).toEqual([]);
+    const statements = sources('projections').filter((f) => f.startsWith('projections/catalog/statements/'));
+    const entries = statements.flatMap((f) => [...read(f).matchAll(/^ {2}([A-Z][a-zA-Z]+): /gm)].map((m) => `${f}: ${m[1]}`));
+    expect(entries.length).toBeGreaterThan(30);
+    expect(read('projections/catalog/statements/statement.ts')).toMatch(/^\s*heard\(event/m);
+  });
+
   it("an item's files are kept under the kind's name from the contract, never a folder written by hand", () => {
     const offenders = sources('api').filter((f) => {
       const text = read(f);

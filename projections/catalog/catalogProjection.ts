@@ -10,7 +10,7 @@ import { engagementStatements } from './statements/engagement.ts';
 import { mediaStatements } from './statements/media.ts';
 import { muralStatements } from './statements/mural.ts';
 import { showStatements } from './statements/show.ts';
-import type { Row, Statement } from './statements/statement.ts';
+import type { Change, Row, Statement } from './statements/statement.ts';
 import { storyStatements } from './statements/stories.ts';
 import { subjectStatements } from './statements/subjects.ts';
 
@@ -23,6 +23,9 @@ const statements: Partial<Record<DomainEvent['type'], Statement>> = {
   ...muralStatements,
   ...subjectStatements,
 } as Partial<Record<DomainEvent['type'], Statement>>;
+
+/** What open screens hear of an event: what its statement declares beside its SQL. */
+const heardOf = (event: RecordedEvent): Change[] => statements[event.type]?.heard(event) ?? [];
 
 /**
  * One statement per run (runs.ts gathers a type across items): a batch of thousands costs a few round
@@ -57,6 +60,7 @@ export const catalogProjection: Projection = {
     const personalOf = await resolvePersonal(db, events);
     for (const run of runsOf(events)) await applyRun(run, db, personalOf);
   },
-  // what screens hear (projections/live/messages.ts), in the same transaction as the rows above
-  live: writeLiveMessages,
+  // what screens hear, in the same transaction as the rows above: each statement declares it beside
+  // its SQL (`heard`), and the outbox writes it (projections/live/)
+  live: writeLiveMessages(heardOf),
 };

@@ -5,7 +5,8 @@ import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment } from '../catalog/engagement.ts';
 import { dayOrder, galleryView, processDay } from '../catalog/galleryPage.ts';
 import { findItem, toView, type Kind } from '../catalog/items.ts';
-import { isMuralChange, muralMessages, type MuralChange } from '../catalog/mural.ts';
+import { isMuralChange, muralMessages } from '../catalog/mural.ts';
+import type { Change } from '../catalog/statements/statement.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
 import type { ReactionCounts } from '#contract/live.ts';
 
@@ -17,97 +18,9 @@ type Unplaced = ServerMessage extends infer M
     : never
   : never;
 
-export type Change =
-  | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
-  | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number }
-  | { what: 'show' }
-  | MuralChange
-  | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts }
-  | { what: 'captions'; kind: 'media'; id: number }
-  | { what: 'erased'; subjectId: number };
-
-/** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
-const moderated = (kind: Kind, id: number, gallery?: 'added' | 'removed'): Change[] => [
-  ...(gallery ? [{ what: gallery, kind, id }] : []),
-  { what: 'queue', kind, id },
-];
-
-/** What an event means for open screens. */
-export function changesOf(event: RecordedEvent): Change[] {
-  switch (event.type) {
-    case 'ArtworkSubmitted':
-      return moderated('artwork', event.data.artworkId);
-    case 'StorySubmitted':
-      return moderated('story', event.data.storyId);
-    case 'MediaSubmitted':
-      return moderated('media', event.data.mediaId);
-    case 'ArtworkApproved':
-    case 'ArtworkUnarchived':
-      return moderated('artwork', event.data.artworkId, 'added');
-    case 'StoryApproved':
-      return moderated('story', event.data.storyId, 'added');
-    case 'MediaApproved':
-      return moderated('media', event.data.mediaId, 'added');
-    case 'ArtworkRejected':
-    case 'ArtworkArchived':
-    case 'ArtworkDeleted':
-    case 'ArtworkWithdrawn':
-      return moderated('artwork', event.data.artworkId, 'removed');
-    case 'StoryRejected':
-    case 'StoryDeleted':
-    case 'StoryWithdrawn':
-      return moderated('story', event.data.storyId, 'removed');
-    case 'MediaRejected':
-    case 'MediaDeleted':
-    case 'MediaWithdrawn':
-      return moderated('media', event.data.mediaId, 'removed');
-    // the admins' queue shows a pending item's new words (their lists reload on the queue message)
-    case 'ArtworkEdited':
-      return moderated('artwork', event.data.artworkId);
-    case 'StoryEdited':
-      return moderated('story', event.data.storyId);
-    case 'MediaEdited':
-      return moderated('media', event.data.mediaId);
-    case 'ItemLiked':
-    case 'ItemUnliked':
-      return [{ what: 'likes', kind: event.data.kind, id: event.data.itemId }];
-    case 'CommentPosted':
-      return [{ what: 'comment-added', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId }];
-    case 'CommentRemoved':
-      return [
-        { what: 'comment-removed', kind: event.data.kind, id: event.data.itemId, commentId: event.data.commentId },
-      ];
-    case 'ShowStarted':
-    case 'ShowMoved':
-    case 'ShowItemQueued':
-    case 'ShowPaused':
-    case 'ShowResumed':
-    case 'ShowStopped':
-      return [{ what: 'show' }];
-    case 'ReactionsCounted':
-      return [{ what: 'reactions', kind: event.data.kind, id: event.data.itemId, counts: event.data.counts }];
-    case 'MuralStrokeDrawn':
-      return [{ what: 'mural-stroke-added', id: event.data.strokeId }];
-    case 'MuralStrokeErased':
-      return [{ what: 'mural-stroke-removed', id: event.data.strokeId }];
-    case 'MuralLocked':
-    case 'MuralUnlocked':
-    case 'MuralFrozen':
-      return [{ what: 'mural-state' }];
-    case 'SubjectErased':
-      return [{ what: 'erased', subjectId: event.data.subjectId }];
-    case 'MediaCaptioned':
-      return [{ what: 'captions', kind: 'media', id: event.data.mediaId }];
-    case 'ArtworkRenditionsMade':
-    case 'MediaProcessed':
-    case 'ItemViewed':
-      return [];
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-}
+export type { Change };
+/** What an event means for open screens: its catalog statement's `heard`, beside its SQL. */
+export type HeardOf = (event: RecordedEvent) => Change[];
 
 const guest = { admin: false };
 
@@ -199,9 +112,13 @@ async function shownToGuests(
  * The live messages for a batch of catalog events, in log order, built inside the batch's
  * transaction from the read model as the batch leaves it.
  */
-export async function messagesFor(db: Pick<pg.Pool, 'query'>, events: readonly RecordedEvent[]): Promise<Unplaced[]> {
+export async function messagesFor(
+  db: Pick<pg.Pool, 'query'>,
+  events: readonly RecordedEvent[],
+  heardOf: HeardOf,
+): Promise<Unplaced[]> {
   const changes = coalesce(
-    events.flatMap((e) => (e.seq === null ? [] : changesOf(e).map((c) => ({ ...c, position: e.seq! })))),
+    events.flatMap((e) => (e.seq === null ? [] : heardOf(e).map((c) => ({ ...c, position: e.seq! })))),
   );
   const counts = changes.some((c) => c.what === 'queue' || c.what === 'erased' || c.what === 'captions')
     ? await queueCounts(db)

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { ROOM_OF, ROOMS, type Room } from '#contract/live.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { forgets, forgettingsIn, forgetInOutbox } from './forgetting.ts';
-import { messagesFor, type ServerMessage } from './messages.ts';
+import { messagesFor, type HeardOf, type ServerMessage } from './messages.ts';
 import { mineMessages } from './mine.ts';
 
 export const LIVE_CHANNEL = 'tribute_live';
@@ -11,8 +11,8 @@ export const LIVE_RETENTION = 5000;
 const PRUNE_EVERY = 500;
 
 /**
- * Writes a catalog batch's live messages into the outbox, inside the batch's transaction (run as the
- * catalog's batch hook). The catalog's checkpoint lock orders batches, so messages commit in
+ * Writes a catalog batch's live messages into the outbox, inside the batch's transaction (the
+ * catalog's `live`, given what its statements say screens hear of each event: `heardOf`). The catalog's checkpoint lock orders batches, so messages commit in
  * position order, exactly once, next to the state they describe; every API process then tails them.
  *
  * Each message gets its `after`: the position of the message before it in its chain, which lets a
@@ -20,14 +20,16 @@ const PRUNE_EVERY = 500;
  * shows the mural hears the mural's room (decision 116): an everyone message follows the last
  * everyone message, an admins or mural message the last of everyone's and its own room's.
  */
-export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void> {
+export const writeLiveMessages =
+  (heardOf: HeardOf) =>
+  async (events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void> => {
   // delivered when the batch commits, even one without messages: every API process's tail then
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
   // a delete or an erasure takes the words it forgets out of the catch-up buffer (decision 073): the
   // messages naming those items and comments, of this batch and of the outbox, and nothing else
   const forgettings = await forgettingsIn(db, events);
-  const unplaced = (await messagesFor(db, events)).filter(
+  const unplaced = (await messagesFor(db, events, heardOf)).filter(
     (m) => !forgettings.some((f) => forgets(f, m.event, m.payload)),
   );
   for (const f of forgettings) await forgetInOutbox(db, f);
@@ -103,4 +105,4 @@ export async function writeLiveMessages(events: readonly RecordedEvent[], db: pg
     last.mural,
     prune,
   ]);
-}
+};

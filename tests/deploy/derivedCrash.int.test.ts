@@ -10,7 +10,6 @@ import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
 import { EventStore } from '#events/store.ts';
 import { catalogProjection } from '#projections/catalog/catalogProjection.ts';
-import { writeLiveMessages } from '#projections/live/outbox.ts';
 import { check } from '#projections/maintenance.ts';
 import { ADMIN_KEY, PASSWORDS, client } from '../support/server.ts';
 import { waitFor } from '../support/wait.ts';
@@ -131,7 +130,7 @@ describe('PostgreSQL crashed while the sealer commits without waiting for the di
     // the server's own hook, with the crash in front of it
     server.runner!.duringBatch('catalog', async (events, batch) => {
       if (crashNow?.inBatch) crashNow.now();
-      await writeLiveMessages(events, batch);
+      await catalogProjection.live!(events, batch);
     });
     const url = `http://127.0.0.1:${server.port}`;
     const login = async (role: 'guest' | 'admin') => {

@@ -3,8 +3,10 @@ import {
   deleteSql,
   editedWorkColumns,
   editedWorkSql,
+  moderated,
   reviewSql,
   submittedColumns,
+  unheard,
   type Statements,
 } from './statement.ts';
 
@@ -31,6 +33,7 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
         }
       );
     },
+    heard: ({ data: d }) => moderated('artwork', d.artworkId),
   },
   ArtworkRenditionsMade: {
     sql: `UPDATE catalog_items c SET image = c.image || r.image, last_position = r.at
@@ -42,6 +45,7 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
+    heard: unheard,
   },
   ArtworkApproved: {
     sql: review.approved,
@@ -52,11 +56,13 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'added'),
   },
   ArtworkRejected: {
     sql: review.rejected,
     row: ({ data: d, position }, { text }) => ({ id: d.artworkId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
   },
   ArtworkArchived: {
     sql: `UPDATE catalog_items c SET archived = true, archived_at = r.archived_at, last_position = r.at
@@ -64,6 +70,7 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
           WHERE c.kind = 'artwork' AND c.id = r.id`,
     row: ({ data: d, position }) => ({ id: d.artworkId, archived_at: d.archivedAt, at: position }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
   },
   ArtworkUnarchived: {
     sql: `UPDATE catalog_items c SET archived = false, archived_at = NULL, last_position = r.at
@@ -71,16 +78,19 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
           WHERE c.kind = 'artwork' AND c.id = r.id`,
     row: ({ data: d, position }) => ({ id: d.artworkId, at: position }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'added'),
   },
   ArtworkDeleted: {
     sql: deleteSql('artwork'),
     row: ({ data: d }) => ({ id: d.artworkId }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
   },
   ArtworkEdited: {
     sql: editedWorkSql('artwork'),
     row: ({ data: d, position }, personal) => editedWorkColumns(d.artworkId, personal, position),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId),
   },
-  ArtworkWithdrawn: { sql: deleteSql('artwork'), row: ({ data: d }) => ({ id: d.artworkId }), lastPerItem: true },
+  ArtworkWithdrawn: { sql: deleteSql('artwork'), row: ({ data: d }) => ({ id: d.artworkId }), lastPerItem: true, heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed') },
 };

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '#events/catalog.ts';
-import type { Statements } from './statement.ts';
+import { unheard, type Statements } from './statement.ts';
 
 type EngagementType = Extract<
   DomainEvent['type'],
@@ -23,6 +23,7 @@ export const engagementStatements: Statements<EngagementType> = {
     // the view decider lets each visitor count once, so every event here is a new viewer
     sql: `WITH ${likeRows}, changed AS (SELECT r.kind, r.id AS item_id FROM r) ${bump('view_count', 1)}`,
     row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
+    heard: unheard,
   },
   ItemLiked: {
     sql: `WITH ${likeRows},
@@ -34,6 +35,7 @@ export const engagementStatements: Statements<EngagementType> = {
             RETURNING kind, item_id)
           ${bump('like_count', 1)}`,
     row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
+    heard: ({ data: d }) => [{ what: 'likes', kind: d.kind, id: d.itemId }],
   },
   ItemUnliked: {
     sql: `WITH ${likeRows},
@@ -43,6 +45,7 @@ export const engagementStatements: Statements<EngagementType> = {
             RETURNING l.kind, l.item_id)
           ${bump('like_count', -1)}`,
     row: ({ data: d, position }) => ({ kind: d.kind, id: d.itemId, visitor: d.visitorKey, at: position }),
+    heard: ({ data: d }) => [{ what: 'likes', kind: d.kind, id: d.itemId }],
   },
   /**
    * An erased person's comment is not inserted (decision 050), but still marks its item as changed
@@ -72,6 +75,7 @@ export const engagementStatements: Statements<EngagementType> = {
       at: position,
       erased,
     }),
+    heard: ({ data: d }) => [{ what: 'comment-added', kind: d.kind, id: d.itemId, commentId: d.commentId }],
   },
   CommentRemoved: {
     sql: `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(comment_id bigint, kind text, id bigint, at bigint)),
@@ -80,5 +84,6 @@ export const engagementStatements: Statements<EngagementType> = {
             RETURNING cc.kind, cc.item_id)
           ${bump('comment_count', -1)}`,
     row: ({ data: d, position }) => ({ comment_id: d.commentId, kind: d.kind, id: d.itemId, at: position }),
+    heard: ({ data: d }) => [{ what: 'comment-removed', kind: d.kind, id: d.itemId, commentId: d.commentId }],
   },
 };

@@ -3,8 +3,10 @@ import {
   deleteSql,
   editedWorkColumns,
   editedWorkSql,
+  moderated,
   reviewSql,
   submittedColumns,
+  unheard,
   type Statements,
 } from './statement.ts';
 
@@ -34,6 +36,7 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
         }
       );
     },
+    heard: ({ data: d }) => moderated('media', d.mediaId),
   },
   MediaProcessed: {
     sql: `UPDATE catalog_items c SET media = c.media || r.media, last_position = r.at
@@ -45,6 +48,7 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
+    heard: unheard,
   },
   MediaCaptioned: {
     sql: `UPDATE catalog_items c SET media = c.media || jsonb_build_object('captions', r.captions), last_position = r.at
@@ -52,6 +56,7 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
           WHERE c.kind = 'media' AND c.id = r.id`,
     row: ({ data: d, position }) => ({ id: d.mediaId, captions: d.captions, at: position }),
     lastPerItem: true,
+    heard: ({ data: d }) => [{ what: 'captions', kind: 'media', id: d.mediaId }],
   },
   MediaApproved: {
     sql: review.approved,
@@ -62,17 +67,20 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('media', d.mediaId, 'added'),
   },
   MediaRejected: {
     sql: review.rejected,
     row: ({ data: d, position }, { text }) => ({ id: d.mediaId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
   },
-  MediaDeleted: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true },
+  MediaDeleted: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true, heard: ({ data: d }) => moderated('media', d.mediaId, 'removed') },
   MediaEdited: {
     sql: editedWorkSql('media'),
     row: ({ data: d, position }, personal) => editedWorkColumns(d.mediaId, personal, position),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('media', d.mediaId),
   },
-  MediaWithdrawn: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true },
+  MediaWithdrawn: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true, heard: ({ data: d }) => moderated('media', d.mediaId, 'removed') },
 };

@@ -1,5 +1,8 @@
 import type { DomainEvent } from '#events/catalog.ts';
-import type { Statements } from './statement.ts';
+import type { Change, Statements } from './statement.ts';
+
+/** Screens that show the mural hear its state (`mural:state`). */
+const muralState = (): Change[] => [{ what: 'mural-state' }];
 
 type MuralType = Extract<
   DomainEvent['type'],
@@ -32,24 +35,29 @@ export const muralStatements: Statements<MuralType> = {
       seq,
       drawn_at: d.drawnAt,
     }),
+    heard: ({ data: d }) => [{ what: 'mural-stroke-added', id: d.strokeId }],
   },
   MuralStrokeErased: {
     sql: `DELETE FROM catalog_mural_strokes s USING jsonb_to_recordset($1::jsonb) AS r(id bigint) WHERE s.id = r.id`,
     row: ({ data: d }) => ({ id: d.strokeId }),
+    heard: ({ data: d }) => [{ what: 'mural-stroke-removed', id: d.strokeId }],
   },
   MuralLocked: {
     sql: setState('locked'),
     row: ({ position }) => ({ id: 1, at: position }),
     lastPerItem: true,
+    heard: muralState,
   },
   MuralUnlocked: {
     sql: setState('open'),
     row: ({ position }) => ({ id: 1, at: position }),
     lastPerItem: true,
+    heard: muralState,
   },
   MuralFrozen: {
     sql: setState('frozen'),
     row: ({ data, position }) => ({ id: 1, artwork_id: data.artworkId, at: position }),
     lastPerItem: true,
+    heard: muralState,
   },
 };

@@ -1,5 +1,8 @@
 import type { DomainEvent } from '#events/catalog.ts';
-import type { Statements } from './statement.ts';
+import type { Change, Statements } from './statement.ts';
+
+/** Screens follow every change of the show (`show:changed`). */
+const showChanged = (): Change[] => [{ what: 'show' }];
 
 type ShowType = Extract<
   DomainEvent['type'],
@@ -18,6 +21,7 @@ const setShow = (columns: Record<string, string>, recordset: string) => {
 const state = (value: 'running' | 'paused') => ({
   sql: setShow({ state: `'${value}'` }, 'id int'),
   row: ({ position }: { position: number }) => ({ id: 1, at: position }),
+  heard: showChanged,
   lastPerItem: true,
 });
 
@@ -26,16 +30,19 @@ export const showStatements: Statements<ShowType> = {
     sql: setShow({ state: `'running'`, items: 'r.items', idx: 'r.idx' }, 'id int, items jsonb, idx int'),
     row: ({ data, position }) => ({ id: 1, items: data.items, idx: data.index, at: position }),
     lastPerItem: true,
+    heard: showChanged,
   },
   ShowMoved: {
     sql: setShow({ idx: 'r.idx' }, 'id int, idx int'),
     row: ({ data, position }) => ({ id: 1, idx: data.index, at: position }),
     lastPerItem: true,
+    heard: showChanged,
   },
   ShowItemQueued: {
     sql: setShow({ items: 'r.items' }, 'id int, items jsonb'),
     row: ({ data, position }) => ({ id: 1, items: data.items, at: position }),
     lastPerItem: true,
+    heard: showChanged,
   },
   ShowPaused: state('paused'),
   ShowResumed: state('running'),
@@ -43,6 +50,7 @@ export const showStatements: Statements<ShowType> = {
     sql: setShow({ state: `'idle'`, items: `'[]'::jsonb`, idx: '0' }, 'id int'),
     row: ({ position }) => ({ id: 1, at: position }),
     lastPerItem: true,
+    heard: showChanged,
   },
   /** Adds each batch's taps to the item's totals, emoji by emoji. */
   ReactionsCounted: {
@@ -59,5 +67,6 @@ export const showStatements: Statements<ShowType> = {
           last_position = greatest(c.last_position, l.at)
         FROM added a JOIN latest l USING (kind, id) WHERE c.kind = a.kind AND c.id = a.id`,
     row: ({ data, position }) => ({ kind: data.kind, id: data.itemId, counts: data.counts, at: position }),
+    heard: ({ data: d }) => [{ what: 'reactions', kind: d.kind, id: d.itemId, counts: d.counts }],
   },
 };

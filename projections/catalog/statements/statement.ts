@@ -1,8 +1,34 @@
 import type { DomainEvent } from '#events/catalog.ts';
 import type { Personal } from '#events/personal.ts';
 import type { RecordedEvent } from '#events/store.ts';
+import type { Kind } from '#contract/views.ts';
+import type { ReactionCounts } from '#contract/live.ts';
+import type { MuralChange } from '../mural.ts';
 
 export type Row = Record<string, unknown>;
+
+/**
+ * What open screens hear of one event, declared by the statement that changes the read model for it
+ * (`Statement.heard`). The live outbox (projections/live/messages.ts) turns each into its message,
+ * read from the read model as the batch leaves it, in the same transaction as the statement.
+ */
+export type Change =
+  | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
+  | { what: 'comment-added' | 'comment-removed'; kind: Kind; id: number; commentId: number }
+  | { what: 'show' }
+  | MuralChange
+  | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts }
+  | { what: 'captions'; kind: 'media'; id: number }
+  | { what: 'erased'; subjectId: number };
+
+/** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
+export const moderated = (kind: Kind, id: number, gallery?: 'added' | 'removed'): Change[] => [
+  ...(gallery ? [{ what: gallery, kind, id }] : []),
+  { what: 'queue', kind, id },
+];
+
+/** An event no open screen hears of (a rendition made, a view counted). */
+export const unheard = (): Change[] => [];
 
 /**
  * How one event type changes the catalog: a set-based statement over a run of such events, given as
@@ -14,6 +40,8 @@ export type Row = Record<string, unknown>;
 export interface Statement<T extends DomainEvent['type'] = DomainEvent['type']> {
   sql: string;
   row(event: RecordedEvent<Extract<DomainEvent, { type: T }>>, personal: Personal): Row | null;
+  /** what open screens hear of the event: the live outbox writes it in the same transaction */
+  heard(event: RecordedEvent<Extract<DomainEvent, { type: T }>>): Change[];
   lastPerItem?: boolean;
 }
 

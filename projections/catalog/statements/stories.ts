@@ -1,5 +1,5 @@
 import type { StoryEvent } from '#events/stories/story.ts';
-import { deleteSql, reviewSql, searchText, type Statements } from './statement.ts';
+import { deleteSql, moderated, reviewSql, searchText, type Statements } from './statement.ts';
 
 const review = reviewSql('story');
 const ANONYMOUS = 'Anonymous';
@@ -29,6 +29,7 @@ export const storyStatements: Statements<StoryEvent['type']> = {
         at: position,
       };
     },
+    heard: ({ data: d }) => moderated('story', d.storyId),
   },
   StoryApproved: {
     sql: review.approved,
@@ -39,13 +40,15 @@ export const storyStatements: Statements<StoryEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('story', d.storyId, 'added'),
   },
   StoryRejected: {
     sql: review.rejected,
     row: ({ data: d, position }, { text }) => ({ id: d.storyId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
   },
-  StoryDeleted: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true },
+  StoryDeleted: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true, heard: ({ data: d }) => moderated('story', d.storyId, 'removed') },
   StoryEdited: {
     // an anonymous story keeps reading 'Anonymous': its sender's name was never recorded
     sql: `UPDATE catalog_items c SET title = r.title, content = r.content,
@@ -65,6 +68,7 @@ export const storyStatements: Statements<StoryEvent['type']> = {
             at: position,
           },
     lastPerItem: true,
+    heard: ({ data: d }) => moderated('story', d.storyId),
   },
-  StoryWithdrawn: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true },
+  StoryWithdrawn: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true, heard: ({ data: d }) => moderated('story', d.storyId, 'removed') },
 };

@@ -28,5 +28,6 @@ export const subjectStatements: Statements<Extract<DomainEvent['type'], 'Subject
           item_likes AS (DELETE FROM catalog_likes l USING items i WHERE l.kind = i.kind AND l.item_id = i.id)
         DELETE FROM catalog_items c USING items i WHERE c.kind = i.kind AND c.id = i.id`,
     row: ({ data, position }) => ({ subject_id: data.subjectId, at: position }),
+    heard: ({ data }) => [{ what: 'erased', subjectId: data.subjectId }],
   },
 };
