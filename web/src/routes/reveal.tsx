@@ -162,7 +162,7 @@ function RevealPage() {
         <div className="min-w-0">
           <Caption show={show} count={count} following={following} special={special} />
           {following && show.item && (
-            <ReactionTotals className="mt-2" totals={(show.item as ItemView & ShowTotals).reactions} />
+            <ReactionTotals className="mt-2" totals={show.item.reactions} />
           )}
         </div>
         <div className="flex flex-col items-start gap-2 sm:items-end">
@@ -225,9 +225,7 @@ function announcement(show: Slideshow, count: number): string {
 
 /** A drawing from the studio, which the show replays stroke by stroke. */
 const isDrawing = (item: ItemView): item is Extract<ItemView, { kind: 'artwork' }> =>
-  item.kind === 'artwork' && (item as { isFromCanvas?: string }).isFromCanvas === 'true';
-
-type ShowTotals = { reactions?: Partial<Record<string, number>> };
+  item.kind === 'artwork' && item.isFromCanvas === 'true';
 
 const MURAL_CAPTION = { title: 'The group mural', by: 'everyone, live', kind: 'Mural' };
 const MONTAGE_CAPTION = { title: "The film of everyone's messages", by: 'everyone', kind: 'Montage' };

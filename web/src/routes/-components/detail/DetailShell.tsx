@@ -9,9 +9,9 @@ import { LikeToggle } from './LikeToggle.tsx';
 import { Comments } from './Comments.tsx';
 import { AdminAccess } from './AdminAccess.tsx';
 import { useViewCount, viewsText } from '../../../queries/views.ts';
-import type { Kind } from '../../../../../contract/views.ts';
+import type { ItemView, Kind } from '../../../../../contract/views.ts';
 
-interface DetailShellProps<T> {
+interface DetailShellProps<T extends Pick<ItemView, 'reactions'>> {
   kind: Kind;
   id: number;
   /** The gallery page the visitor came from (?page=), kept by the Back to Gallery link. */
@@ -25,7 +25,7 @@ interface DetailShellProps<T> {
  * What every detail page shares (spec §2 Detail screens): the way back, loading and error states,
  * the like toggle, comments and the admin section.
  */
-export function DetailShell<T>({ kind, id, page, item, children }: DetailShellProps<T>) {
+export function DetailShell<T extends Pick<ItemView, 'reactions'>>({ kind, id, page, item, children }: DetailShellProps<T>) {
   const backPage = page ?? rememberedGalleryPage();
   // Unlocked locally by any non-empty key (spec §4); the server decides on each delete.
   const [adminKey, setAdminKey] = useState<string | null>(null);
@@ -54,10 +54,7 @@ export function DetailShell<T>({ kind, id, page, item, children }: DetailShellPr
             {children(item.data)}
             <div className="flex items-center border-t border-amber-100 px-6 py-4 sm:px-8 dark:border-stone-800">
               <LikeToggle kind={kind} id={id} />
-              <ReactionTotals
-                className="ml-4"
-                totals={(item.data as { reactions?: Partial<Record<string, number>> }).reactions}
-              />
+              <ReactionTotals className="ml-4" totals={item.data.reactions} />
               {views !== null && (
                 <span className="ml-auto text-sm text-stone-500 dark:text-stone-400">{viewsText(views)}</span>
               )}

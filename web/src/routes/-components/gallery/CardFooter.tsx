@@ -11,7 +11,7 @@ export function CardFooter({ item }: { item: GalleryItemView }) {
         <CommentIcon className="h-4 w-4" />
         {commentCountText(item.commentCount ?? 0)}
       </span>
-      <ReactionSummary totals={(item as GalleryItemView & { reactions?: Partial<Record<string, number>> }).reactions} />
+      <ReactionSummary totals={item.reactions} />
       <LikeButton kind={item.kind} id={item.id} count={item.likeCount ?? 0} />
     </div>
   );

@@ -1,10 +1,5 @@
-/** What the gallery API sends for a card's picture: versioned WebP files in the widths a card needs. */
-export interface CardImageSource {
-  src: string;
-  srcSet: string;
-  width: number;
-  height: number;
-}
+// what the gallery API sends for a card's picture: versioned WebP files in the widths a card needs
+import type { CardImage as CardImageSource } from '../../../../../contract/views.ts';
 
 /**
  * The card's width in the gallery grid (max-w-7xl, px-4/sm:px-6, gap-6; 1/2/3/4 columns at
