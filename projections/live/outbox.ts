@@ -11,18 +11,25 @@ export const LIVE_RETENTION = 5000;
 const PRUNE_EVERY = 500;
 
 /**
- * Writes a catalog batch's live messages into the outbox, inside the batch's transaction (the
- * catalog's `live`, given what its statements say screens hear of each event: `heardOf`). The catalog's checkpoint lock orders batches, so messages commit in
- * position order, exactly once, next to the state they describe; every API process then tails them.
+ * The catalog's `live`: what its statements say screens hear of each event (`heardOf`), written as
+ * live messages into the outbox inside each batch's transaction.
+ */
+export const writeLiveMessages =
+  (heardOf: HeardOf) =>
+  (events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void> =>
+    writeBatch(events, db, heardOf);
+
+/**
+ * Writes a catalog batch's live messages into the outbox, inside the batch's transaction. The
+ * catalog's checkpoint lock orders batches, so messages commit in position order, exactly once, next
+ * to the state they describe; every API process then tails them.
  *
  * Each message gets its `after`: the position of the message before it in its chain, which lets a
  * client see a gap. Every socket hears the everyone room; admins hear theirs too, and a screen that
  * shows the mural hears the mural's room (decision 116): an everyone message follows the last
  * everyone message, an admins or mural message the last of everyone's and its own room's.
  */
-export const writeLiveMessages =
-  (heardOf: HeardOf) =>
-  async (events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void> => {
+async function writeBatch(events: readonly RecordedEvent[], db: pg.PoolClient, heardOf: HeardOf): Promise<void> {
   // delivered when the batch commits, even one without messages: every API process's tail then
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
@@ -105,4 +112,4 @@ export const writeLiveMessages =
     last.mural,
     prune,
   ]);
-};
+}
