@@ -142,7 +142,9 @@ describe('one shape across the seam', () => {
     const outbox = sources('projections').filter((f) => f.startsWith('projections/live/'));
     expect(outbox.filter((f) => /case '[A-Z][a-zA-Z]+':/.test(read(f)))).toEqual([]);
     const statements = sources('projections').filter((f) => f.startsWith('projections/catalog/statements/'));
-    const entries = statements.flatMap((f) => [...read(f).matchAll(/^ {2}([A-Z][a-zA-Z]+): /gm)].map((m) => `${f}: ${m[1]}`));
+    const entries = statements.flatMap((f) =>
+      [...read(f).matchAll(/^ {2}([A-Z][a-zA-Z]+): /gm)].map((m) => `${f}: ${m[1]}`),
+    );
     expect(entries.length).toBeGreaterThan(30);
     expect(read('projections/catalog/statements/statement.ts')).toMatch(/^\s*heard\(event/m);
   });

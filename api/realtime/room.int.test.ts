@@ -121,7 +121,11 @@ describe('an item leaving the gallery (decision 140)', () => {
     const key = { authorization: `Bearer ${ADMIN_KEY}` };
     expect((await admin('DELETE', `/api/artworks/${artwork}`, undefined, key)).status).toBe(200);
     // a story shown and deleted after it: its removal is the last, so every one before it has come
-    const story = await admin('POST', '/api/stories', { content: 'The last to go', authorName: 'Kim', isAnonymous: true });
+    const story = await admin('POST', '/api/stories', {
+      content: 'The last to go',
+      authorName: 'Kim',
+      isAnonymous: true,
+    });
     expect((await admin('PATCH', `/api/admin/stories/${story.body.id}`, { status: 'approved' })).status).toBe(200);
     expect((await admin('DELETE', `/api/stories/${story.body.id}`, undefined, key)).status).toBe(200);
 

@@ -92,5 +92,10 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
     lastPerItem: true,
     heard: ({ data: d }) => moderated('artwork', d.artworkId),
   },
-  ArtworkWithdrawn: { sql: deleteSql('artwork'), row: ({ data: d }) => ({ id: d.artworkId }), lastPerItem: true, heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed') },
+  ArtworkWithdrawn: {
+    sql: deleteSql('artwork'),
+    row: ({ data: d }) => ({ id: d.artworkId }),
+    lastPerItem: true,
+    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
+  },
 };

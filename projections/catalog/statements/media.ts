@@ -75,12 +75,22 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
     lastPerItem: true,
     heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
   },
-  MediaDeleted: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true, heard: ({ data: d }) => moderated('media', d.mediaId, 'removed') },
+  MediaDeleted: {
+    sql: deleteSql('media'),
+    row: ({ data: d }) => ({ id: d.mediaId }),
+    lastPerItem: true,
+    heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
+  },
   MediaEdited: {
     sql: editedWorkSql('media'),
     row: ({ data: d, position }, personal) => editedWorkColumns(d.mediaId, personal, position),
     lastPerItem: true,
     heard: ({ data: d }) => moderated('media', d.mediaId),
   },
-  MediaWithdrawn: { sql: deleteSql('media'), row: ({ data: d }) => ({ id: d.mediaId }), lastPerItem: true, heard: ({ data: d }) => moderated('media', d.mediaId, 'removed') },
+  MediaWithdrawn: {
+    sql: deleteSql('media'),
+    row: ({ data: d }) => ({ id: d.mediaId }),
+    lastPerItem: true,
+    heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
+  },
 };

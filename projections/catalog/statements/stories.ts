@@ -48,7 +48,12 @@ export const storyStatements: Statements<StoryEvent['type']> = {
     lastPerItem: true,
     heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
   },
-  StoryDeleted: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true, heard: ({ data: d }) => moderated('story', d.storyId, 'removed') },
+  StoryDeleted: {
+    sql: deleteSql('story'),
+    row: ({ data: d }) => ({ id: d.storyId }),
+    lastPerItem: true,
+    heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
+  },
   StoryEdited: {
     // an anonymous story keeps reading 'Anonymous': its sender's name was never recorded
     sql: `UPDATE catalog_items c SET title = r.title, content = r.content,
@@ -70,5 +75,10 @@ export const storyStatements: Statements<StoryEvent['type']> = {
     lastPerItem: true,
     heard: ({ data: d }) => moderated('story', d.storyId),
   },
-  StoryWithdrawn: { sql: deleteSql('story'), row: ({ data: d }) => ({ id: d.storyId }), lastPerItem: true, heard: ({ data: d }) => moderated('story', d.storyId, 'removed') },
+  StoryWithdrawn: {
+    sql: deleteSql('story'),
+    row: ({ data: d }) => ({ id: d.storyId }),
+    lastPerItem: true,
+    heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
+  },
 };

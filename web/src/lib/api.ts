@@ -38,7 +38,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
  * `api`, and the catalog position the answer's data was read at (`X-Log-Position`; null when the
  * answer names none): live messages at or before it are already in the data (decision 140).
  */
-export async function apiAt<T>(path: string, options: RequestOptions = {}): Promise<{ data: T; position: number | null }> {
+export async function apiAt<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; position: number | null }> {
   const { method = options.body === undefined ? 'GET' : 'POST', body, signal } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -11,9 +11,7 @@ export const UNPLACEABLE = Symbol('unplaceable');
 
 /** A cached gallery answer a message may change, and how: the reveal deck, a page, or a search. */
 type Target =
-  | { page: CachedGalleryPage; as: 'deck' | 'page' | 'search' }
-  | { page: undefined; as: 'unloaded' }
-  | { as: 'other' };
+  { page: CachedGalleryPage; as: 'deck' | 'page' | 'search' } | { page: undefined; as: 'unloaded' } | { as: 'other' };
 
 /**
  * What a gallery message meets in one cached answer. An answer read at or after the message's

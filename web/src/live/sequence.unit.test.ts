@@ -86,7 +86,7 @@ describe('live sequence', () => {
     const { live, applied, resyncs } = connectedAt(6);
     const removed = (id: number): LiveMessage => ({
       event: 'gallery:item-removed',
-      payload: { position: 7, after: 6, kind: 'artwork', id },
+      payload: { position: 7, after: 6, kind: 'artwork', id, day: '2026-11-26', order: String(id) },
     });
     const commentRemoved = (commentId: number): LiveMessage => ({
       event: 'comments:removed',

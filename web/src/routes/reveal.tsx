@@ -161,9 +161,7 @@ function RevealPage() {
       <footer className="flex flex-col gap-4 px-4 pb-5 sm:flex-row sm:items-end sm:justify-between sm:gap-8 sm:px-8 sm:pb-7">
         <div className="min-w-0">
           <Caption show={show} count={count} following={following} special={special} />
-          {following && show.item && (
-            <ReactionTotals className="mt-2" totals={show.item.reactions} />
-          )}
+          {following && show.item && <ReactionTotals className="mt-2" totals={show.item.reactions} />}
         </div>
         <div className="flex flex-col items-start gap-2 sm:items-end">
           {following && isReactable(following.current) && (

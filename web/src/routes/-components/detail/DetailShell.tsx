@@ -25,7 +25,13 @@ interface DetailShellProps<T extends Pick<ItemView, 'reactions'>> {
  * What every detail page shares (spec §2 Detail screens): the way back, loading and error states,
  * the like toggle, comments and the admin section.
  */
-export function DetailShell<T extends Pick<ItemView, 'reactions'>>({ kind, id, page, item, children }: DetailShellProps<T>) {
+export function DetailShell<T extends Pick<ItemView, 'reactions'>>({
+  kind,
+  id,
+  page,
+  item,
+  children,
+}: DetailShellProps<T>) {
   const backPage = page ?? rememberedGalleryPage();
   // Unlocked locally by any non-empty key (spec §4); the server decides on each delete.
   const [adminKey, setAdminKey] = useState<string | null>(null);
