@@ -16,7 +16,8 @@ type Target =
 /**
  * What a gallery message meets in one cached answer. An answer read at or after the message's
  * position (its `X-Log-Position`) already shows it and is left as it is (decision 140); else the
- * message is placed and the answer then stands at the message's position.
+ * message is placed. The page keeps the answer's position: an erasure is several messages at one
+ * position, each placed in turn.
  */
 function targetOf(key: QueryKey, data: unknown, position: number): Target | 'already' {
   if (key[0] !== galleryKeys.all[0]) return { as: 'other' };
@@ -27,15 +28,13 @@ function targetOf(key: QueryKey, data: unknown, position: number): Target | 'alr
   return { page, as: (key[1] as GalleryParams | undefined)?.q ? 'search' : 'page' };
 }
 
-const at = (page: CachedGalleryPage, position: number) => Math.max(page.position ?? 0, position);
 const same = (a: Pick<GalleryItemView, 'kind' | 'id'>, b: Pick<GalleryItemView, 'kind' | 'id'>) =>
   a.kind === b.kind && a.id === b.id;
-const counted = (page: CachedGalleryPage, items: GalleryItemView[], total: number, position: number) => ({
+const counted = (page: CachedGalleryPage, items: GalleryItemView[], total: number) => ({
   ...page,
   items,
   total,
   pageCount: Math.ceil(total / page.pageSize),
-  position: at(page, position),
 });
 
 /**
@@ -62,13 +61,13 @@ export function placeArrival(key: QueryKey, data: unknown, arrival: Arrival): un
   const total = page.total + 1;
   const placed = [...page.items.slice(0, index), item, ...page.items.slice(index)];
   if (target.as === 'deck') {
-    return { ...page, items: placed, total, pageSize: placed.length, position: at(page, arrival.position) };
+    return { ...page, items: placed, total, pageSize: placed.length };
   }
   if (index === 0 && page.page > 1) return UNPLACEABLE;
   // an item after a full page's last belongs on a later page: this one only counts it
   const full = page.items.length >= page.pageSize;
   const items = index === page.items.length && full ? page.items : placed.slice(0, page.pageSize);
-  return counted(page, items, total, arrival.position);
+  return counted(page, items, total);
 }
 
 /**
@@ -90,22 +89,22 @@ export function placeRemoval(key: QueryKey, data: unknown, removal: Removal, nex
   const gone = { kind: removal.kind, id: removal.id, order: removal.order };
   const index = page.items.findIndex((item) => same(item, gone));
   if (target.as === 'deck') {
-    if (index === -1) return { ...page, position: at(page, removal.position) };
+    if (index === -1) return data;
     const items = page.items.filter((_, i) => i !== index);
-    return { ...page, items, total: items.length, pageSize: items.length, position: at(page, removal.position) };
+    return { ...page, items, total: items.length, pageSize: items.length };
   }
   if (page.day !== removal.day || page.items.length === 0) return UNPLACEABLE;
   const total = page.total - 1;
   const last = page.page >= page.pageCount;
   const first = page.items[0]!;
   const after = galleryOrder(gone, page.items.at(-1)!) > 0;
-  if (index === -1 && after) return last ? UNPLACEABLE : counted(page, page.items, total, removal.position);
+  if (index === -1 && after) return last ? UNPLACEABLE : counted(page, page.items, total);
   if (index === -1 && (galleryOrder(gone, first) > 0 || page.page === 1)) return UNPLACEABLE;
   // the item was on this page, or on an earlier one (this page's first moves up there)
   const kept = page.items.filter((_, i) => i !== (index === -1 ? 0 : index));
-  if (last) return counted(page, kept, total, removal.position);
+  if (last) return counted(page, kept, total);
   const comesUp = firstOf(next, page, removal);
-  return comesUp ? counted(page, [...kept, comesUp], total, removal.position) : UNPLACEABLE;
+  return comesUp ? counted(page, [...kept, comesUp], total) : UNPLACEABLE;
 }
 
 /** The item that moves up from the next page: its first, if that page is cached as it was before the removal. */

@@ -57,7 +57,7 @@ describe('an approved item placed in cached gallery pages from its live message'
   it('goes where the day puts it, and the last item of a full page moves on to the next', () => {
     const page = placeArrival(first, pageOf(1, ['b', 'd', 'f'], 5), arrival('c'));
     expect(orders(page)).toEqual(['b', 'c', 'd']);
-    expect(page).toMatchObject({ total: 6, pageCount: 2, page: 1, day: DAY, position: 11 });
+    expect(page).toMatchObject({ total: 6, pageCount: 2, page: 1, day: DAY, position: 10 });
   });
 
   it('joins the last page at its end, and leaves a full page alone when it sorts after it', () => {
@@ -113,7 +113,7 @@ describe('an approved item placed in cached gallery pages from its live message'
     expect(placeArrival(first, full, arrival('c', 1, DAY, 9))).toBe(full);
     const deck = pageOf(1, ['b', 'd', 'f'], 3, 3, 11);
     expect(placeArrival(['gallery', 'reveal'], deck, arrival('e', 1, DAY, 11))).toBe(deck);
-    expect(placeArrival(first, full, arrival('x', 1, DAY, 12))).toMatchObject({ total: 7, position: 12 });
+    expect(placeArrival(first, full, arrival('x', 1, DAY, 12))).toMatchObject({ total: 7, position: 11 });
   });
 });
 
@@ -131,7 +131,7 @@ describe('an item that left the gallery taken out of cached gallery pages from i
     const last = pageOf(2, ['g', 'h'], 5);
     const page = placeRemoval(second, last, removal('g', 120));
     expect(orders(page)).toEqual(['h']);
-    expect(page).toMatchObject({ total: 4, pageCount: 2, page: 2, position: 11 });
+    expect(page).toMatchObject({ total: 4, pageCount: 2, page: 2, position: 10 });
   });
 
   it("takes the next page's first item up into a full page it leaves, from the next page as cached", () => {
@@ -159,6 +159,11 @@ describe('an item that left the gallery taken out of cached gallery pages from i
     expect(orders(page)).toEqual(['b', 'f']);
     expect(page).toMatchObject({ total: 2, pageSize: 2, pageCount: 1 });
     expect(placeRemoval(['gallery', 'reveal'], deck, removal('c', 999))).toMatchObject({ total: 3 });
+  });
+
+  it('takes out every item of an erasure, which are several messages at one position', () => {
+    const once = placeRemoval(second, pageOf(2, ['g', 'h', 'i'], 6), removal('g', 120, 12));
+    expect(ids(placeRemoval(second, once, removal('i', 122, 12)))).toEqual([121]);
   });
 
   it('leaves a page read at or after the message alone: the item is already gone from it and its total', () => {
