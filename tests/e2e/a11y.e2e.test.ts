@@ -15,7 +15,9 @@ import { PASSWORDS, startTestServer, type TestServer } from '../support/server.t
  *
  * A screen is opened once per viewport and checked in both themes, switching the colour scheme the
  * way a system setting does (the app's dark look is CSS only): a new page for each check cost most of
- * this file's time (docs/test-times.md).
+ * this file's time (docs/test-times.md). A signed-in screen is opened by loading its address in a tab
+ * kept for its role and viewport (a new document each time, as a visitor typing the address gets),
+ * not in a new context and tab per screen; its two viewports are checked at once.
  */
 let t: TestServer;
 let birthday: TestServer;
@@ -25,6 +27,7 @@ const ids = { artwork: 0, story: 0, media: 0 };
 const SCREENS_DIR = 'test-results/screens';
 const SHOTS = process.env.A11Y_SHOTS === '1';
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const VIEWPORT_NAMES = Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[];
 const THEMES = ['light', 'dark'] as const;
 
 interface Finding {
@@ -57,6 +60,23 @@ function signIn(role: 'guest' | 'admin') {
     }
   })();
   return signIns[role];
+}
+
+type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
+
+/** One tab per role and viewport, signed in once, that the signed-in screens are loaded in one after another. */
+const tabs = new Map<string, Promise<Page>>();
+function tab(role: 'guest' | 'admin', viewport: Viewport): Promise<Page> {
+  const key = `${role} ${viewport.width}x${viewport.height}`;
+  let page = tabs.get(key);
+  if (!page) {
+    page = (async () => {
+      const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn(role) });
+      return context.newPage();
+    })();
+    tabs.set(key, page);
+  }
+  return page;
 }
 
 beforeAll(async () => {
@@ -100,6 +120,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   fs.writeFileSync('test-results/a11y.json', `${JSON.stringify(findings, null, 2)}\n`);
+  for (const page of tabs.values()) await (await page).context().close();
   await browser?.close();
   await Promise.all([t?.close(), birthday?.close()]);
   await removeTestMedia();
@@ -109,8 +130,8 @@ interface Screen {
   name: string;
   /** A dialog over the page: photograph the viewport, not the whole page behind it. */
   dialog?: boolean;
-  /** Opens the screen in a fresh context and returns something that is visible once it is ready. */
-  open(context: { viewport: (typeof VIEWPORTS)[keyof typeof VIEWPORTS] }): Promise<{
+  /** Opens the screen and returns something that is visible once it is ready. */
+  open(context: { viewport: Viewport }): Promise<{
     page: Page;
     ready: Locator;
     close(): Promise<void>;
@@ -125,11 +146,12 @@ function signedIn(
   setup?: (page: Page) => Promise<void>,
 ): Screen['open'] {
   return async ({ viewport }) => {
-    const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn(role) });
-    const page = await context.newPage();
+    const page = await tab(role, viewport);
+    // each screen loads in the light scheme, as in a new tab; the tab is left dark by the last check
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(typeof path === 'string' ? path : path());
     await setup?.(page);
-    return { page, ready: ready(page), close: () => context.close() };
+    return { page, ready: ready(page), close: async () => undefined };
   };
 }
 
@@ -232,7 +254,7 @@ describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (na
   // one page per viewport, checked in both themes
   const pages: Partial<Record<keyof typeof VIEWPORTS, Awaited<ReturnType<Screen['open']>>>> = {};
   beforeAll(async () => {
-    for (const viewportName of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) {
+    for (const viewportName of VIEWPORT_NAMES) {
       const opened = await screen.open({ viewport: VIEWPORTS[viewportName] });
       pages[viewportName] = opened;
       // a locator's own wait: expect.poll belongs to a test, not a hook
@@ -244,8 +266,8 @@ describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (na
           throw error;
         });
       await opened.page.waitForLoadState('networkidle').catch(() => undefined);
-      // Let entrance animations settle so the screenshot and the contrast checks see the final look.
-      await opened.page.waitForTimeout(400);
+      // entrance animations settled, so the screenshot and the contrast checks see the final look
+      await settled(opened.page);
     }
   });
   afterAll(async () => {
@@ -253,20 +275,20 @@ describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (na
   });
 
   it.each(THEMES)('%s theme: no serious or critical axe violations', async (theme) => {
-    const serious: Finding[] = [];
-    for (const viewportName of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) {
-      const { page } = pages[viewportName]!;
-      await page.emulateMedia({ colorScheme: theme });
-      await settled(page);
-      const violations = await axeViolations(page);
-      if (SHOTS || violations.some((v) => v.impact === 'serious' || v.impact === 'critical')) {
-        await page.screenshot({
-          path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
-          fullPage: viewportName === 'desktop' && !screen.dialog,
-        });
-      }
-      for (const violation of violations) {
-        const finding: Finding = {
+    // both viewports at once, each in its own tab; findings in the viewports' order
+    const checked = await Promise.all(
+      VIEWPORT_NAMES.map(async (viewportName) => {
+        const { page } = pages[viewportName]!;
+        await page.emulateMedia({ colorScheme: theme });
+        await settled(page);
+        const violations = await axeViolations(page);
+        if (SHOTS || violations.some((v) => v.impact === 'serious' || v.impact === 'critical')) {
+          await page.screenshot({
+            path: `${SCREENS_DIR}/${name}-${theme}-${viewportName}.png`,
+            fullPage: viewportName === 'desktop' && !screen.dialog,
+          });
+        }
+        return violations.map((violation): Finding => ({
           screen: name,
           theme,
           viewport: viewportName,
@@ -274,11 +296,11 @@ describe.each(SCREENS.map((screen) => [screen.name, screen] as const))('%s', (na
           impact: violation.impact,
           targets: violation.nodes.map((node) => node.target.join(' ')),
           summary: violation.help,
-        };
-        findings.push(finding);
-        if (violation.impact === 'serious' || violation.impact === 'critical') serious.push(finding);
-      }
-    }
+        }));
+      }),
+    );
+    findings.push(...checked.flat());
+    const serious = checked.flat().filter((finding) => finding.impact === 'serious' || finding.impact === 'critical');
     expect(serious).toEqual([]);
   });
 });
