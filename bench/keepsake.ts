@@ -12,8 +12,8 @@ import { rssBytes, seededArtwork, startApp, type App } from './support.ts';
 /** A gallery of this many artworks, each a picture of about 10 MB: a gigabyte of media. */
 const ITEMS = Number(process.env.BENCH_KEEPSAKE_ITEMS ?? 100);
 const MB = 1024 * 1024;
-/** glibc's arenas, as package.json and the Dockerfile set them (decision 127) */
-const MALLOC = { MALLOC_ARENA_MAX: '2' };
+/** glibc's arenas and trim threshold, as package.json and the Dockerfile set them (decisions 127, 143) */
+const MALLOC = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' };
 
 /** One noisy JPEG of about 10 MB (noise does not compress), stored under every artwork's key. */
 async function picture() {
