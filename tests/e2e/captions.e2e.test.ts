@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
@@ -71,6 +71,56 @@ describe('captions (decision 123)', () => {
     const cue = await video.evaluate((v: HTMLVideoElement) => (v.textTracks[0]!.cues![0] as VTTCue).text);
     expect(cue).toBe('Happy birthday, Alex!');
     expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
+  });
+  it("a video's captions are on its player from the start, without waiting for the transcript's read of them", async () => {
+    const seed = await seeder(t);
+    const id = await seed.media({ file: 'mp4', title: 'Words from the first frame' });
+    const vtt = (words: string) => `WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n${words}\n`;
+    const put = (words: string) =>
+      seed.admin('PUT', `/api/media/${id}/captions`, vtt(words), { 'content-type': 'text/vtt' });
+    expect((await put('Cheers from the whole floor!')).status).toBe(200);
+
+    // the page's own fetch of the words (its transcript) gets no answer yet; the browser's load of
+    // the track is let through
+    const page = await signedIn();
+    const held: Route[] = [];
+    const address = `**/api/media/${id}/captions`;
+    await page.route(address, (route) =>
+      route.request().resourceType() === 'fetch' ? void held.push(route) : route.continue(),
+    );
+    await page.goto(`/media/${id}?debug`);
+    const video = page.locator('video').first();
+    await expect.poll(() => video.count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => held.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.cues?.length ?? 0), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    expect(await video.locator('track').getAttribute('src')).toBe(`/api/media/${id}/captions`);
+    expect(await video.evaluate((v: HTMLVideoElement) => (v.textTracks[0]!.cues![0] as VTTCue).text)).toBe(
+      'Cheers from the whole floor!',
+    );
+    expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
+
+    // the fetch answers: the transcript comes, and the player keeps its one track
+    await page.unroute(address);
+    for (const route of held) await route.continue();
+    await expect.poll(() => page.getByText('Transcript', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.querySelectorAll('track').length)).toBe(1);
+
+    // new words at the same address reach the open player's track without a reload (once the page's
+    // socket has joined, so that the change comes as a live message)
+    await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
+    expect((await put('Cheers again, Alex!')).status).toBe(200);
+    await expect
+      .poll(
+        () =>
+          video.evaluate((v: HTMLVideoElement) => {
+            const track = v.querySelector('track')?.track;
+            return track?.cues?.length ? (track.cues[0] as VTTCue).text : null;
+          }),
+        { timeout: 15_000 },
+      )
+      .toBe('Cheers again, Alex!');
   });
   it("an audio message's transcript, sent with it, reads as text under its player (decision 130)", async () => {
     const page = await signedIn();

@@ -1,7 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { captionsQueryOptions, mediaStreamUrl } from '../../../queries/media.ts';
-import { trackVersion } from './Transcript.tsx';
 import type { MediaView as Media } from '../../../../../contract/views.ts';
 
 // Spec §4 Playback: after an error the player reloads after 1 second. A few tries, not forever,
@@ -33,11 +32,12 @@ export function MediaPlayer({
   const player = useRef<HTMLVideoElement & HTMLAudioElement>(null);
   const retries = useRef(0);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // the track's words, shared with the transcript: a new track at the same address makes a new <track>
+  // the track's words, shared with the transcript: new words at the same address make a new <track>
   const words = useQuery({
     ...captionsQueryOptions(media),
     enabled: media.captionsUrl !== null && media.mediaType === 'video',
   });
+  const trackKey = useTrackKey(media.captionsUrl, words.data);
 
   useEffect(() => {
     retries.current = 0;
@@ -87,10 +87,9 @@ export function MediaPlayer({
         className={`w-full bg-black ${className}`}
       >
         {sources}
-        {/* its sender's or an admin's words (decision 123), shown from the start: the room may have no sound */}
-        {media.captionsUrl && words.data !== undefined && (
-          <track key={trackVersion(words.data)} kind="captions" src={media.captionsUrl} label="Captions" default />
-        )}
+        {/* its sender's or an admin's words (decision 123), shown from the start: the room may have no sound.
+            The browser loads them itself, from the first render: playback never waits on the transcript's fetch */}
+        {media.captionsUrl && <track key={trackKey} kind="captions" src={media.captionsUrl} label="Captions" default />}
         Your browser cannot play this video.
       </video>
     );
@@ -113,4 +112,19 @@ export function MediaPlayer({
       Your browser cannot play this audio.
     </audio>
   );
+}
+
+/**
+ * The key of a message's `<track>`: its address, and how many times its words changed since this
+ * player first read them. The element comes with the item (its address is on the item view) and is
+ * not made again when the words' first fetch answers; when an admin replaces the track at the same
+ * address, the refetch answers other words, the key moves on, and the browser loads the new cues.
+ */
+function useTrackKey(url: string | null, words: string | undefined): string {
+  const [seen, setSeen] = useState({ url, words, changes: 0 });
+  if (seen.url !== url) setSeen({ url, words, changes: 0 });
+  else if (words !== undefined && words !== seen.words) {
+    setSeen({ url, words, changes: seen.words === undefined ? seen.changes : seen.changes + 1 });
+  }
+  return `${url}#${seen.changes}`;
 }

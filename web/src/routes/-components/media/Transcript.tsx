@@ -41,13 +41,3 @@ export function Transcript({ media, className = '' }: TranscriptProps) {
     </details>
   );
 }
-
-/**
- * A short fingerprint of a track's text, for a `<track>` element's key: when an admin replaces the
- * track at the same address, the element is made again and the browser loads the new cues.
- */
-export function trackVersion(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return `${text.length}-${(hash >>> 0).toString(36)}`;
-}
