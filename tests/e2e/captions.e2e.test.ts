@@ -102,8 +102,8 @@ describe('captions (decision 123)', () => {
     expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]!.mode)).toBe('showing');
 
     // the fetch answers: the transcript comes, and the player keeps its one track
-    await page.unroute(address);
     for (const route of held) await route.continue();
+    await page.unroute(address);
     await expect.poll(() => page.getByText('Transcript', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
     expect(await video.evaluate((v: HTMLVideoElement) => v.querySelectorAll('track').length)).toBe(1);
 
