@@ -11,7 +11,7 @@ import { runEvents, runProjections } from './support/commands.ts';
 import { jpegDataUrl } from './support/images.ts';
 import { makeTestMedia, removeTestMedia } from './support/media.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from './support/server.ts';
-import { waitFor } from './support/wait.ts';
+import { appended, waitFor } from './support/wait.ts';
 
 /**
  * Issue 13's erase test (docs/decisions/050): a person with a named artwork, an anonymous story,
@@ -177,14 +177,8 @@ beforeAll(async () => {
   await person('POST', `/api/stories/${ids.story}/likes`);
   await someoneElse('POST', `/api/stories/${ids.story}/likes`);
   // the artwork's renditions are a job: its payload and its events come before the erasure
-  await waitFor(async () => {
-    const { rows } = await t.db.pool.query(`SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade'`);
-    return rows.length === 2;
-  }, 60_000);
-  await waitFor(async () => {
-    const { rows } = await t.db.pool.query(`SELECT 1 FROM events WHERE type = 'MediaProcessed'`);
-    return rows.length === 1;
-  }, 60_000);
+  await appended(t.db.pool, 'ArtworkRenditionsMade', 2);
+  await appended(t.db.pool, 'MediaProcessed', 1);
   await caughtUp();
   filesBefore = {
     artwork: filesUnder(`artworks/${ids.artwork}`),
@@ -534,13 +528,7 @@ describe('deleting an item', () => {
       content: GONE.comment,
     });
     expect(posted.status).toBe(201);
-    await waitFor(async () => {
-      const { rows } = await t.db.pool.query(
-        `SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade' AND stream_id = $1`,
-        [`artwork-${id.artwork}`],
-      );
-      return rows.length === 1;
-    }, 60_000);
+    await appended(t.db.pool, 'ArtworkRenditionsMade', 1, `artwork-${id.artwork}`);
     await caughtUp();
     expect(gone(await databaseText())).toEqual(Object.values(GONE));
 

@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '#api/server.ts';
 import { freshDatabase } from './support/database.ts';
 import { jpegDataUrl } from './support/images.ts';
 import { ADMIN_KEY, client, PASSWORDS, startTestServer, testConfig, type TestServer } from './support/server.ts';
-import { waitFor } from './support/wait.ts';
+import { appended, waitFor } from './support/wait.ts';
 
 /**
  * Issue 21, decision 112: a backup export carries what an erasure needs. A gallery is exported with
@@ -144,10 +144,7 @@ beforeAll(async () => {
   // Ottoline's story leaves before the export: only a digest of her name is kept (decision 085)
   const deleted = await admin('DELETE', `/api/stories/${ids.story}`, undefined, { authorization: ADMIN_KEY });
   expect(deleted.status).toBe(200);
-  await waitFor(async () => {
-    const { rows } = await source.db.pool.query(`SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade'`);
-    return rows.length === 1;
-  }, 60_000);
+  await appended(source.db.pool, 'ArtworkRenditionsMade', 1);
   await caughtUp(source.db.pool);
 
   const exported = cli(['export'], source.db.url, source.dataDir);

@@ -11,7 +11,7 @@ import {
   type SecondProcess,
   type TestServer,
 } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { appended, waitFor } from '../../tests/support/wait.ts';
 
 /**
  * Issue 21: a delete or an erasure forgets only what it must from the live outbox and every tail's
@@ -147,13 +147,7 @@ describe('an erasure', () => {
     await admin('PATCH', `/api/admin/artworks/${artwork.body.id}`, { status: 'approved' });
     // the artwork's renditions are a job, appended when it is done: nothing orders it before the
     // erasure, whose position the open screen's messages are checked against below
-    await waitFor(async () => {
-      const { rows } = await t.db.pool.query(
-        `SELECT 1 FROM events WHERE type = 'ArtworkRenditionsMade' AND stream_id = $1`,
-        [`artwork-${artwork.body.id}`],
-      );
-      return rows.length === 1;
-    }, 30_000);
+    await appended(t.db.pool, 'ArtworkRenditionsMade', 1, `artwork-${artwork.body.id}`);
     const comment = await person('POST', `/api/stories/${kept}/comments`, {
       authorName: WORDS.name,
       content: WORDS.comment,

@@ -12,3 +12,23 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Waits until the log holds `count` events of a type (in one stream, if given). A job's event, such
+ * as an artwork's renditions or a processed medium, is appended when the job is done: nothing orders
+ * it before what a test does next, so a test that reads the log's head or counts events waits for it.
+ */
+export async function appended(
+  pool: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> },
+  type: string,
+  count: number,
+  streamId?: string,
+): Promise<void> {
+  await waitFor(async () => {
+    const { rows } = await pool.query(`SELECT 1 FROM events WHERE type = $1 AND ($2::text IS NULL OR stream_id = $2)`, [
+      type,
+      streamId ?? null,
+    ]);
+    return rows.length === count;
+  }, 60_000);
+}

@@ -115,6 +115,8 @@ interface LiveDebug {
   batches: number;
   resyncs: number;
   applied: Array<{ position: number; event: string }>;
+  /** How many of the page's queries are on their way now. */
+  fetching: () => number;
 }
 
 declare global {
@@ -131,7 +133,14 @@ declare global {
 export function connectRealtime(queryClient: QueryClient): () => void {
   const debug: LiveDebug | undefined =
     import.meta.env.DEV || new URLSearchParams(window.location.search).has('debug')
-      ? (window.__tributeLive = { connected: false, lastPosition: undefined, batches: 0, resyncs: 0, applied: [] })
+      ? (window.__tributeLive = {
+          connected: false,
+          lastPosition: undefined,
+          batches: 0,
+          resyncs: 0,
+          applied: [],
+          fetching: () => queryClient.isFetching(),
+        })
       : undefined;
   const timers = new Set<ReturnType<typeof setTimeout>>();
 
