@@ -21,7 +21,7 @@ import { PersonalData } from './personalData.ts';
 import { Realtime } from './realtime/realtime.ts';
 import { ReactionCounter } from './show/reactions.ts';
 import { createBlobStore } from './storage/index.ts';
-import { systemClock } from './time.ts';
+import { systemClock, type Clock } from './time.ts';
 import { anchorStoreFor } from '#events/anchors.ts';
 import { ChainAnchorer } from '#events/chain.ts';
 
@@ -40,8 +40,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Builds the whole program for a role: the API (HTTP and sockets), the workers, or both. */
-export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
+/**
+ * Builds the whole program for a role: the API (HTTP and sockets), the workers, or both. `clock` is
+ * where every part of it reads the time it records or shows (decision 147; tests give a fixed one).
+ */
+export async function startServer(config: Config, role: Role = 'all', clock: Clock = systemClock): Promise<RunningServer> {
   const postgresLog = log.child({ component: 'postgres' });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -70,7 +73,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   const reactions = new ReactionCounter(store);
   const deps = {
     config,
-    clock: systemClock,
+    clock,
     pool,
     databaseUrl: database.url,
     store,
@@ -104,12 +107,12 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let anchorer: ChainAnchorer | undefined;
   let keeper: SnapshotKeeper | undefined;
   if (working) {
-    runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
+    runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }), clock);
     // a catalog batch committed here is known here at once, before the outbox tail reads it (decision 028)
     runner.onCommitted((name, events) => name === 'catalog' && realtime.known.advance(events.at(-1)?.seq ?? 0));
     await runner.start();
     // the verified head of the hash chain, anchored outside the database every minute (decision 030)
-    anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs), log.child({ component: 'chain anchorer' }));
+    anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs), log.child({ component: 'chain anchorer' }), clock);
     anchorer.start();
     // time travel's checkpoints, kept in the database as the log grows (decision 100)
     keeper = new SnapshotKeeper(pool.options.connectionString!, log.child({ component: 'time-travel checkpoints' }));

@@ -1,5 +1,7 @@
-/** Where the program reads the time: one clock, given to what needs it (tests may give another). */
-export type Clock = () => Date;
+import type { Clock } from '#events/clock.ts';
+
+export type { Clock };
+/** Where the program reads the time: one clock, given to what needs it (tests may give another; decision 147). */
 export const systemClock: Clock = () => new Date();
 
 /** One formatter per time zone, and its last answer: a date in the zones in use changes only on a whole minute. */
@@ -7,7 +9,7 @@ const dates = new Map<string, { format: Intl.DateTimeFormat; from: number; day: 
 const MINUTE_MS = 60_000;
 
 /** The calendar date (YYYY-MM-DD) of an instant in a time zone (every gallery request asks). */
-export function dateIn(timeZone: string, at: Date = new Date()): string {
+export function dateIn(timeZone: string, at: Date): string {
   let known = dates.get(timeZone);
   if (!known) {
     const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });

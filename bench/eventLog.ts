@@ -4,6 +4,7 @@ import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
 import { log } from '#api/observability/logger.ts';
 import { catalogLag, lagTable, postgresCpu, rate } from './support.ts';
+import { systemClock } from '#api/time.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -95,7 +96,7 @@ export async function benchEventLog(pool: pg.Pool) {
   }
 
   // Lag: 8 writers append while the runner seals the chain and projects the catalog.
-  const runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
+  const runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }), systemClock);
   await runner.start();
   const { appendedAt, lags, settle } = catalogLag(runner);
   const underLoad = await rate(8, SECONDS * 1000, async () => {

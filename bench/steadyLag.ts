@@ -6,6 +6,7 @@ import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
 import { log } from '#api/observability/logger.ts';
 import { catalogLag, lagTable } from './support.ts';
+import { systemClock } from '#api/time.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5) * 2;
@@ -48,7 +49,7 @@ export async function benchSteadyLag(pool: pg.Pool) {
       metadata(),
     );
   }
-  const runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }));
+  const runner = new ProjectionRunner(store, projections, log.child({ component: 'projection runner' }), systemClock);
   await runner.start();
   await runner.wake();
 

@@ -60,6 +60,7 @@ export class FileAnchorStore implements AnchorStore {
     if (!previous || previous.seq !== anchor.seq || previous.hash !== anchor.hash) {
       await fs.appendFile(path.join(this.where, 'anchors.ndjson'), `${JSON.stringify(anchor)}\n`);
     }
+    // a temp file's unique name, renamed at once: not domain time (decision 147)
     const tmp = path.join(this.where, `.head-${process.pid}-${Date.now()}.json`);
     await fs.writeFile(tmp, JSON.stringify(anchor));
     await fs.rename(tmp, path.join(this.where, 'head.json'));

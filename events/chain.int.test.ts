@@ -5,6 +5,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { log } from '#api/observability/logger.ts';
+import { systemClock } from '#api/time.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { freshDatabase } from '../tests/support/database.ts';
@@ -166,11 +167,11 @@ describe('the chain table and the commit order are kept by the database', () => 
 
 describe('anchors outside the database', () => {
   it('catch a cut tail', async () => {
-    expect(await verifyChain(db.pool, { anchors })).toMatchObject({ ok: true, head: { seq: 40 } });
+    expect(await verifyChain(db.pool, { anchors, clock: systemClock })).toMatchObject({ ok: true, head: { seq: 40 } });
     await tamper(`DELETE FROM event_chain WHERE seq > 38`);
     await tamper(`DELETE FROM events WHERE position > 38`);
     expect(await verifyChain(db.pool)).toMatchObject({ ok: true, checked: 38 });
-    expect(await verifyChain(db.pool, { anchors })).toMatchObject({
+    expect(await verifyChain(db.pool, { anchors, clock: systemClock })).toMatchObject({
       ok: false,
       firstBadSeq: 39,
       reason: 'the log ends at seq 38, before the anchored head 40',
@@ -188,7 +189,7 @@ describe('anchors outside the database', () => {
     await runBatch(store, chainSealer, 10_000);
     // the database alone cannot tell
     expect(await verifyChain(db.pool)).toMatchObject({ ok: true, checked: 40 });
-    expect(await verifyChain(db.pool, { anchors })).toMatchObject({
+    expect(await verifyChain(db.pool, { anchors, clock: systemClock })).toMatchObject({
       ok: false,
       firstBadSeq: 40,
       reason: 'disagrees with the anchored head',
@@ -197,7 +198,7 @@ describe('anchors outside the database', () => {
   });
 
   it('are written by the anchorer on its own, round after round, as the chain grows', async () => {
-    const anchorer = new ChainAnchorer(db.pool, anchors, log.child({ component: 'chain anchorer' }), 50);
+    const anchorer = new ChainAnchorer(db.pool, anchors, log.child({ component: 'chain anchorer' }), systemClock, 50);
     anchorer.start();
     try {
       await waitFor(async () => (await anchors.latest())?.seq === 40);
@@ -217,11 +218,11 @@ describe('anchors outside the database', () => {
   });
 
   it('are verified incrementally from the last anchored head', async () => {
-    expect(await verifyChain(db.pool, { anchors })).toMatchObject({ ok: true });
+    expect(await verifyChain(db.pool, { anchors, clock: systemClock })).toMatchObject({ ok: true });
     await store.append('artwork-30', 0, [submitted(30)], meta());
     await runBatch(store, chainSealer, 10_000);
     const from = await anchors.latest();
-    expect(await verifyChain(db.pool, { anchors, from })).toMatchObject({ ok: true, checked: 1, head: { seq: 41 } });
+    expect(await verifyChain(db.pool, { anchors, clock: systemClock, from })).toMatchObject({ ok: true, checked: 1, head: { seq: 41 } });
     expect(await anchors.latest()).toMatchObject({ seq: 41 });
     expect((await anchors.all()).map((a) => a.seq)).toEqual([40, 41, 41]);
   });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Log } from '#db/log.ts';
 import type { Anchor, AnchorStore } from './anchors.ts';
+import type { Clock } from './clock.ts';
 import {
   EVENT_COLUMNS_SQL,
   SCHEME,
@@ -74,16 +75,22 @@ export type VerifyResult =
       anchor: Anchor | null;
     };
 
-export interface VerifyOptions {
-  /** anchored heads to hold the chain to; the verified head is written there when all is well */
-  anchors?: AnchorStore;
+export type VerifyOptions = {
   /** start from a head verified earlier (the periodic anchor), instead of from seq 1 */
   from?: ChainHead;
   /** the key keyed links are checked under; given as undefined: none (default: the process's LOG_HMAC_KEY) */
   hmacKey?: string | undefined;
   /** links hashed between two turns of the event loop (default YIELD_EVERY; the bench's baseline: never) */
   yieldEvery?: number;
-}
+} & (
+  | { anchors?: undefined }
+  | {
+      /** anchored heads to hold the chain to; the verified head is written there when all is well */
+      anchors: AnchorStore;
+      /** the time the anchor is stamped with (decision 147) */
+      clock: Clock;
+    }
+);
 
 const PAGE = 2000;
 /** Links hashed between two turns of the event loop: a few milliseconds' work. */
@@ -240,7 +247,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
   );
   let anchor = latestAnchor;
   if (options.anchors && head.seq > 0) {
-    anchor = { ...head, at: new Date().toISOString() };
+    anchor = { ...head, at: options.clock().toISOString() };
     await options.anchors.write(anchor);
   }
   return { ok: true, checked, unsealed: tail[0]?.n ?? 0, uncommitted, head, anchor };
@@ -254,14 +261,16 @@ export class ChainAnchorer {
   readonly #db: Pick<pg.Pool, 'query'>;
   readonly #anchors: AnchorStore;
   readonly #log: Log;
+  readonly #clock: Clock;
   readonly #everyMs: number;
   #timer?: NodeJS.Timeout;
   #running?: Promise<VerifyResult | undefined>;
 
-  constructor(db: Pick<pg.Pool, 'query'>, anchors: AnchorStore, log: Log, everyMs = 60_000) {
+  constructor(db: Pick<pg.Pool, 'query'>, anchors: AnchorStore, log: Log, clock: Clock, everyMs = 60_000) {
     this.#db = db;
     this.#anchors = anchors;
     this.#log = log;
+    this.#clock = clock;
     this.#everyMs = everyMs;
   }
 
@@ -284,7 +293,7 @@ export class ChainAnchorer {
   async #round(): Promise<VerifyResult | undefined> {
     try {
       const latest = await this.#anchors.latest();
-      const result = await verifyChain(this.#db, { anchors: this.#anchors, from: latest });
+      const result = await verifyChain(this.#db, { anchors: this.#anchors, clock: this.#clock, from: latest });
       if (!result.ok) {
         this.#log.error(
           { firstBadSeq: result.firstBadSeq, reason: result.reason },

@@ -11,6 +11,7 @@ import { chainSealer } from './chain/chainSealer.ts';
 import { projections } from './index.ts';
 import { check, rebuild } from './maintenance.ts';
 import { ProjectionRunner, runBatch } from './runner.ts';
+import { systemClock } from '#api/time.ts';
 
 /** A log long enough that replaying it takes seconds (the bench's party: mostly likes). */
 const EVENTS = 60_000;
@@ -75,8 +76,8 @@ async function liveMessageFor(count: number): Promise<boolean> {
  * and times how long the like takes to be sealed, folded into the catalog and written as a live message.
  */
 async function likeDuring(maintenance: () => Promise<unknown>) {
-  const runner = new ProjectionRunner(store, projections, log);
-  runner.duringBatch(catalogProjection.name, catalogProjection.live!);
+  const runner = new ProjectionRunner(store, projections, log, systemClock);
+  runner.duringBatch(catalogProjection.name, (events, db) => catalogProjection.live!(events, db, systemClock));
   await runner.start();
   try {
     const before = await likeCount();

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { EventType } from '#events/catalog.ts';
+import type { Clock } from '#events/clock.ts';
 import type { RecordedEvent } from '#events/store.ts';
 
 /**
@@ -18,8 +19,9 @@ export interface Projection {
    * What open screens hear of a batch, written by the runner inside the batch's transaction after
    * apply() and before the checkpoint moves, so the messages commit with the state they describe
    * (the catalog's live outbox, decision 011). A rebuild, a check and an import fold without it.
+   * `clock` is the runner's: what a message says of today is the process's day (decision 147).
    */
-  live?: BatchHook;
+  live?: (events: readonly RecordedEvent[], db: pg.PoolClient, clock: Clock) => Promise<void>;
 }
 
 /** Work done inside a projection's batch transaction, after its read-model writes and before its checkpoint moves. */

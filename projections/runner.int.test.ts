@@ -10,6 +10,7 @@ import { chainSealer } from './chain/chainSealer.ts';
 import { check, rebuild } from './maintenance.ts';
 import type { Projection } from './projection.ts';
 import { ProjectionRunner } from './runner.ts';
+import { systemClock } from '#api/time.ts';
 
 /** Records every position it is given; a second application of one would break the primary key. */
 const witness: Projection = {
@@ -33,7 +34,7 @@ afterAll(() => db.drop());
 
 describe('ProjectionRunner under concurrent writers', () => {
   it('applies every event exactly once, and the read model equals a full replay', async () => {
-    const runner = new ProjectionRunner(store, [chainSealer, catalogProjection, witness], log);
+    const runner = new ProjectionRunner(store, [chainSealer, catalogProjection, witness], log, systemClock);
     await runner.start();
     const WRITERS = 8;
     const EACH = 500;

@@ -3,6 +3,7 @@ import { inTransaction } from '#db/postgres.ts';
 import { PgListener } from '#db/listener.ts';
 import type { Log } from '#db/log.ts';
 import { CHAIN_PROJECTION } from '#events/chain.ts';
+import type { Clock } from '#events/clock.ts';
 import { WAKE_CHANNEL, decodeRow, type EventStore, type RecordedEvent, type StoredEvent } from '#events/store.ts';
 import { seal } from './chain/chainSealer.ts';
 import type { BatchHook, Projection } from './projection.ts';
@@ -140,6 +141,7 @@ export class ProjectionRunner {
   readonly #store: EventStore;
   readonly #projections: readonly Projection[];
   readonly #log: Log;
+  readonly #clock: Clock;
   readonly #hooks = new Map<string, BatchHook>();
   readonly #listeners: CommittedListener[] = [];
   #listener?: PgListener;
@@ -150,10 +152,12 @@ export class ProjectionRunner {
   #backoffMs = FIRST_BACKOFF_MS;
   #poll?: NodeJS.Timeout;
 
-  constructor(store: EventStore, projections: readonly Projection[], log: Log) {
+  /** `clock`: the process's, for what a batch's live messages say of today */
+  constructor(store: EventStore, projections: readonly Projection[], log: Log, clock: Clock) {
     this.#store = store;
     this.#projections = projections;
     this.#log = log;
+    this.#clock = clock;
   }
 
   /** Runs `hook` instead of the projection's own `live` inside each of its batch transactions (tests). */
@@ -221,7 +225,9 @@ export class ProjectionRunner {
     let progressed = false;
     for (;;) {
       if (this.#stopped) return progressed;
-      const hook = this.#hooks.get(projection.name) ?? projection.live;
+      const { live } = projection;
+      const hook: BatchHook | undefined =
+        this.#hooks.get(projection.name) ?? (live && ((events, db) => live(events, db, this.#clock)));
       const { read, applied } = await runBatch(this.#store, projection, BATCH, hook);
       if (applied.length) for (const listener of this.#listeners) listener(projection.name, applied);
       progressed ||= read > 0;

@@ -12,6 +12,7 @@ import { loadConfig } from '#api/config.ts';
 import { erasePerson } from '#api/erasure.ts';
 import { PersonalData } from '#api/personalData.ts';
 import { createBlobStore } from '#api/storage/index.ts';
+import { systemClock } from '#api/time.ts';
 import { argValue, type CommandIo, withStore } from './cli.ts';
 
 export const usage = `usage: npm run events -- verify [--file EXPORT.ndjson]
@@ -68,7 +69,7 @@ export async function eventsMain([command, ...args]: string[], io: CommandIo): P
       if (file) return verifyFile(file, io);
       const anchorStore = await anchors(io.env);
       return withStore(async (store) => {
-        const result = await verifyChain(store.pool, { anchors: anchorStore, hmacKey });
+        const result = await verifyChain(store.pool, { anchors: anchorStore, clock: systemClock, hmacKey });
         if (result.ok) {
           io.out(
             `ok: ${result.checked} events checked, head seq ${result.head.seq}` +
@@ -129,7 +130,7 @@ export async function eventsMain([command, ...args]: string[], io: CommandIo): P
       if ([email, visitorId, address, name].filter(Boolean).length !== 1) break;
       return withStore(async (store) => {
         if (email || visitorId) {
-          const now = new Date().toISOString();
+          const now = systemClock().toISOString();
           const person = email ? { email } : { visitorId: visitorId! };
           const blobs = await createBlobStore(loadConfig(io.env));
           const erased = await erasePerson(store, blobs, person, { role: 'system', now });

@@ -4,6 +4,7 @@ import { loadConfig } from '#api/config.ts';
 import { writeKeepsakeBook } from '#api/keepsake/book.ts';
 import { writeKeepsake } from '#api/keepsake/keepsake.ts';
 import { createBlobStore } from '#api/storage/index.ts';
+import { systemClock } from '#api/time.ts';
 import { argValue, runCommand, UsageError, withStore } from './cli.ts';
 
 const usage = `usage: npm run keepsake -- --out FILE.zip (or FILE.pdf)
@@ -24,7 +25,7 @@ await runCommand(usage, async (args) => {
   const bytes = await withStore(async (store) => {
     const file = fs.createWriteStream(partial);
     try {
-      const deps = { pool: store.pool, blobs, name: config.tribute.name };
+      const deps = { pool: store.pool, blobs, name: config.tribute.name, clock: systemClock };
       if (target.endsWith('.pdf')) {
         await writeKeepsakeBook(deps, file);
         return file.bytesWritten;

@@ -59,7 +59,7 @@ export function adminRoutes(deps: Deps) {
   async function act(req: Request, res: Response, kind: Kind, action: Moderation) {
     const id = idParam(req.params.id as string);
     if (!id) throw notFound(KINDS[kind].label);
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const before = action.type === 'delete' ? await findItem(deps.pool, kind, id, admin) : undefined;
     const position = await moderate(deps.store, kind, id, action, metadata, deps.personal);
     const reached = await readYourWrites(deps, res, position);

@@ -31,7 +31,7 @@ export function artworkRoutes(deps: Deps) {
     const strokes = strokesOf(req);
     // the image's bytes as sent (its base64 is 4/3 of them): 507 before anything is written if they do not fit
     if ((await capacity.room()) < Math.ceil((input.imageData.length * 3) / 4)) throw storageFull();
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const submission = { visitorId: req.session?.visitorId, recording: strokes?.recording };
     const { artworkId: id, position } = await submitArtwork(deps, input, metadata, submission).catch(
       (error: unknown) => {

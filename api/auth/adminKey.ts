@@ -3,12 +3,14 @@ import { secretsEqual } from './sessions.ts';
 import type { SecretLimits } from '../limits/limits.ts';
 import { securityEvent } from '../limits/securityLog.ts';
 import type { PersonalData } from '../personalData.ts';
+import type { Clock } from '../time.ts';
 import { HttpError } from '../http/errors.ts';
 
 /** What createApp leaves in app.locals for the admin-key check: its limits and the event log. */
 export interface AdminKeyGuard {
   limits: SecretLimits;
   personal: PersonalData;
+  clock: Clock;
 }
 
 /** Runs middlewares one after another, as a route's own list would. */
@@ -33,7 +35,7 @@ export function requireAdminKey(adminKey: string) {
       const guard = (req.app.locals as { adminKeyGuard?: AdminKeyGuard }).adminKeyGuard;
       if (guard) {
         await guard.limits.failed(req);
-        await securityEvent(req, guard.personal, 'admin_key.failed');
+        await securityEvent(req, guard, 'admin_key.failed');
       }
       throw new HttpError(403, 'Invalid admin key');
     }

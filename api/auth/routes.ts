@@ -5,7 +5,7 @@ import { HttpError, parseInput } from '../http/errors.ts';
 import type { SecretLimits } from '../limits/limits.ts';
 import { securityEvent } from '../limits/securityLog.ts';
 import type { PersonalData } from '../personalData.ts';
-import { dateIn, numberInWords } from '../time.ts';
+import { dateIn, numberInWords, type Clock } from '../time.ts';
 import { SESSION_COOKIE, requireSession } from './middleware.ts';
 import { SESSION_TIMEOUTS, secretsEqual, type SessionRole, type SessionStore } from './sessions.ts';
 import type { Visitors } from './visitor.ts';
@@ -26,6 +26,7 @@ const Riddle = z.object({ answer: z.string({ error: 'Answer is required' }).max(
 
 export interface AuthDeps {
   config: Config;
+  clock: Clock;
   sessions: SessionStore;
   visitors: Visitors;
   personal: PersonalData;
@@ -35,9 +36,9 @@ export interface AuthDeps {
 }
 
 export function authRoutes(deps: AuthDeps) {
-  const { config, sessions, visitors, personal, passwordLimits, riddleLimits, onLogout } = deps;
+  const { config, clock, sessions, visitors, personal, passwordLimits, riddleLimits, onLogout } = deps;
   const router = Router();
-  const riddleToday = () => dateIn(config.timeZone) === config.tribute.birthday;
+  const riddleToday = () => dateIn(config.timeZone, clock()) === config.tribute.birthday;
 
   function roleFor(password: string): SessionRole | undefined {
     // every comparison runs, so timing does not tell which secret was close
@@ -77,7 +78,7 @@ export function authRoutes(deps: AuthDeps) {
     const role = roleFor(password);
     if (!role) {
       await passwordLimits.failed(req);
-      await securityEvent(req, personal, 'login.failed');
+      await securityEvent(req, deps, 'login.failed');
       res.status(401).json({ success: false, message: WRONG_PASSWORD });
       return;
     }
@@ -90,7 +91,7 @@ export function authRoutes(deps: AuthDeps) {
     const normalised = answer.replace(/\s+/g, '').toLowerCase();
     if (!secretsEqual(normalised, numberInWords(config.tribute.age))) {
       await riddleLimits.failed(req);
-      await securityEvent(req, personal, 'riddle.failed');
+      await securityEvent(req, deps, 'riddle.failed');
       res.status(401).json({ success: false, message: 'Not quite right!' });
       return;
     }

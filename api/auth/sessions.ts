@@ -130,6 +130,7 @@ export class SessionStore {
     if (!token || token.length > 200) return undefined;
     const tokenHash = hashToken(token);
     const cached = this.#cache.get(tokenHash);
+    // the cache's expiry: elapsed time, not domain time (decision 147)
     if (cached && cached.until > Date.now() && this.#listening) {
       // a logout answered before this request may have ended it, its message still on the way here
       if (await this.#caughtUp()) {

@@ -83,7 +83,7 @@ export function engagementRoutes(deps: Deps) {
     let lastPosition = now.lastPosition;
     // a like of an item liked already (or an unlike of one not liked) writes nothing, not even an address row
     if ((type === 'Like') !== now.state) {
-      const metadata = await metadataFor(req, deps.personal);
+      const metadata = await metadataFor(req, deps);
       const target = { kind, itemId: item.id, visitorKey: key };
       ({ lastPosition } = await handleCommand(store, stream, likeDecider, { type, target }, metadata));
     }
@@ -108,7 +108,7 @@ export function engagementRoutes(deps: Deps) {
       const input = parseInput(CommentInput, req.body);
       const item = await visibleItem(req, kind);
       const commentId = await nextId(pool, 'comment_ids');
-      const metadata = await metadataFor(req, deps.personal);
+      const metadata = await metadataFor(req, deps);
       const stream = commentStream(commentId);
       const { lastPosition } = await store.transaction(async (tx) => {
         // the name and words are personal data of the commenter's subject (decision 050)
@@ -153,7 +153,7 @@ export function engagementRoutes(deps: Deps) {
       const viewed = (await store.aggregate(stream, viewDecider.evolve, viewDecider.initial)).state;
       if (!viewed) {
         const target = { kind, itemId: item.id, visitorKey: key };
-        const metadata = await metadataFor(req, deps.personal);
+        const metadata = await metadataFor(req, deps);
         const { lastPosition } = await handleCommand(store, stream, viewDecider, { type: 'View', target }, metadata);
         await readYourWrites(deps, res, lastPosition);
       }
@@ -166,7 +166,7 @@ export function engagementRoutes(deps: Deps) {
     const commentId = idParam(req.params.commentId as string);
     const comment = commentId && (await findComment(pool, commentId, kind));
     if (!comment) throw notFound('Comment');
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const remove = { type: 'RemoveComment' as const, now: metadata.now };
     const { lastPosition } = await handleCommand(store, commentStream(comment.id), commentDecider, remove, metadata);
     await readYourWrites(deps, res, lastPosition);

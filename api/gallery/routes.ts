@@ -17,7 +17,7 @@ export function galleryRoutes(deps: Deps) {
     // time travel (CONTRACT §6): the gallery as right after event SEQ, for admins and auditors
     if (req.query.at !== undefined) return galleryAt(req, res);
     const { page, q } = parseInput(GalleryQuery, req.query);
-    const day = dateIn(deps.config.timeZone);
+    const day = dateIn(deps.config.timeZone, deps.clock());
     // where this process knows the catalog stands, unless the browser wrote past that (decision 028)
     const { known } = deps.realtime;
     const seen = wroteAt(req) > known.at ? undefined : known.at;

@@ -48,7 +48,7 @@ export function galleryAtRoute(deps: Deps) {
     }
     const { at, page, q } = parseInput(AtQuery, req.query);
     const { recordedAt } = await sealedSeq(deps, at);
-    const day = dateIn(deps.config.timeZone, recordedAt ?? new Date());
+    const day = dateIn(deps.config.timeZone, recordedAt ?? deps.clock());
     // never kept by the browser: an erasure must take its words out of the next look (decision 075)
     res.set('Cache-Control', 'private, no-store');
     res.json(await travel.page(at, { page, q, day }));

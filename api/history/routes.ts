@@ -72,7 +72,13 @@ export function historyRoutes(deps: Deps) {
     });
     let result: VerifyResult;
     try {
-      result = await verifyOffTheLoop(deps.databaseUrl, deps.config.auditStatementTimeoutMs, anchors, left.signal);
+      result = await verifyOffTheLoop(
+        deps.databaseUrl,
+        deps.config.auditStatementTimeoutMs,
+        anchors,
+        deps.clock,
+        left.signal,
+      );
     } catch (error) {
       if (left.signal.aborted) return; // no one to answer
       throw error;
@@ -108,7 +114,7 @@ export function historyRoutes(deps: Deps) {
   router.post('/admin/erase', requireRole('admin'), async (req, res) => {
     const { email, address, name } = parseInput(Erase, req.body);
     if (email) {
-      const erasure = await erasePerson(deps.store, deps.blobs, { email }, await metadataFor(req, deps.personal));
+      const erasure = await erasePerson(deps.store, deps.blobs, { email }, await metadataFor(req, deps));
       // the admin's next gallery page is without the person's items, as after any other write
       await readYourWrites(deps, res, erasure.position);
       res.json({ erased: erasure.values, kind: 'email', subjects: erasure.subjects, items: erasure.streams });

@@ -3,6 +3,7 @@ import type { AnchorStore } from '#events/anchors.ts';
 import { logHmacKey } from '#events/canonical.ts';
 import type { VerifyResult } from '#events/chain.ts';
 import { HttpError } from '../http/errors.ts';
+import type { Clock } from '../time.ts';
 import { readTooLong } from './boundedRead.ts';
 import type { VerifyAnswer, VerifyTask } from './verifyThread.ts';
 
@@ -28,7 +29,8 @@ export const VERIFY_QUEUE = 4;
 let queued = 0;
 
 /**
- * `verifyChain` of the whole log on the verify thread; the verified head is anchored here. Past
+ * `verifyChain` of the whole log on the verify thread; the verified head is anchored here, stamped
+ * with `clock` (a function cannot cross to the thread; decision 147). Past
  * VERIFY_QUEUE verifies at once (an auditor's console left refreshing, a script), 503 at once.
  * `signal` (the auditor's request closed) takes the verify back: out of the queue if it waits, and
  * the thread stopped if it runs (a new one is made for the next), its place freed at once; the
@@ -38,6 +40,7 @@ export async function verifyOffTheLoop(
   databaseUrl: string,
   timeoutMs: number,
   anchors: AnchorStore,
+  clock: Clock,
   signal?: AbortSignal,
 ): Promise<VerifyResult> {
   if (queued >= VERIFY_QUEUE) {
@@ -57,6 +60,8 @@ export async function verifyOffTheLoop(
       ? readTooLong()
       : Object.assign(new Error('Connection terminated (verify thread)'), { code: '08006' });
   }
-  if (answer.anchor) await anchors.write(answer.anchor);
-  return answer.result;
+  if (!answer.anchor) return answer.result;
+  const anchor = { ...answer.anchor, at: clock().toISOString() };
+  await anchors.write(anchor);
+  return answer.result.ok ? { ...answer.result, anchor } : answer.result;
 }

@@ -3,6 +3,7 @@ import type { Anchor, AnchorStore } from '#events/anchors.ts';
 import { verifyChain, type VerifyResult } from '#events/chain.ts';
 import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
 import { isUnreachable } from '../http/errors.ts';
+import { systemClock } from '../time.ts';
 
 /** What the verify thread is asked (api/history/verifyOffTheLoop.ts): plain data, copied across. */
 export interface VerifyTask {
@@ -48,7 +49,9 @@ export default async function verify(task: VerifyTask): Promise<VerifyAnswer> {
        SET LOCAL client_connection_check_interval = 1000`,
     );
     // nothing else runs on this thread's loop: hash each page whole
-    const result = await verifyChain(client, { anchors, hmacKey: task.hmacKey, yieldEvery: Number.MAX_SAFE_INTEGER });
+    // the API stamps the anchor it writes with its own clock (verifyOffTheLoop.ts)
+    const options = { anchors, clock: systemClock, hmacKey: task.hmacKey, yieldEvery: Number.MAX_SAFE_INTEGER };
+    const result = await verifyChain(client, options);
     await client.query('COMMIT');
     return { result, anchor };
   } catch (error) {

@@ -1,20 +1,23 @@
 import type { Request } from 'express';
 import type { EventMetadata } from '#events/metadata.ts';
-import type { PersonalData } from '../personalData.ts';
+import type { Deps } from '../deps.ts';
 
 /**
  * Who is asking, as event metadata: time comes from here, never from inside decide(). No visitor id and
  * a fresh address reference per write: the log must not let an auditor link a person's anonymous work
  * to their named work (issue 13).
  */
-export async function metadataFor(req: Request, personal: PersonalData): Promise<EventMetadata> {
+export async function metadataFor(
+  req: Request,
+  { personal, clock }: Pick<Deps, 'personal' | 'clock'>,
+): Promise<EventMetadata> {
   return {
     role: req.session?.role ?? 'guest',
     requestId: req.requestId,
     clientRef: req.ip ? await personal.recordAddress(req.ip) : undefined,
     actorRef:
       req.session && req.session.role !== 'guest' ? await personal.nameRefForSession(req.session.tokenHash) : undefined,
-    now: new Date().toISOString(),
+    now: clock().toISOString(),
   };
 }
 

@@ -16,7 +16,7 @@ import { makePoster, removeMetadata, transcodeToM4a, transcodeToMp4 } from '../v
 import { handleMakeMontage } from '../montage/makeMontage.ts';
 import type { JobHandlers, JobPayloads } from './jobQueue.ts';
 
-const system = () => ({ role: 'system' as const, now: new Date().toISOString() });
+const system = (deps: Deps) => ({ role: 'system' as const, now: deps.clock().toISOString() });
 
 /** Makes the display size and the WebP thumbnail; running it again changes nothing. */
 async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayloads['make-artwork-renditions']) {
@@ -34,7 +34,7 @@ async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayload
   // the gallery's card images too, so that the first crowd finds them made (else made on first request)
   const card = { kind: 'artwork' as const, id: artworkId, version: cardVersionOf(data.display) };
   await storeCardImages(deps.blobs, card, display.buffer).catch(() => undefined);
-  const metadata = system();
+  const metadata = system(deps);
   await handleCommand(
     deps.store,
     stream,
@@ -90,7 +90,7 @@ async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-
       await removeMetadata(source, path.join(work, name), state.mediaType);
       playable = await store(name, path.join(work, name), state.file.contentType);
     }
-    const metadata = system();
+    const metadata = system(deps);
     const command = { type: 'RecordProcessing' as const, data: { poster, playable }, now: metadata.now };
     await handleCommand(deps.store, stream, mediaDecider, command, metadata).catch(
       goneMeanwhile(deps, 'media', mediaId),

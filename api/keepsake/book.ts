@@ -226,7 +226,7 @@ export async function writeKeepsakeBook(deps: KeepsakeDeps, out: Writable): Prom
   sayCentred(
     doc,
     used,
-    new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }),
+    deps.clock().toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' }),
     14,
     MUTED,
   );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Readable, Transform, type Writable } from 'node:stream';
 import type pg from 'pg';
+import type { Clock } from '#events/clock.ts';
 import { cleanTrack } from '#contract/transcript.ts';
 import { exportNdjson } from '#events/export.ts';
 import { currentFilm, type Film } from '../montage/film.ts';
@@ -17,6 +18,8 @@ export interface KeepsakeDeps {
   blobs: BlobStore;
   /** the person the gallery honours */
   name: string;
+  /** when it is made: the page's `madeAt`, the book's date */
+  clock: Clock;
 }
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
@@ -37,7 +40,7 @@ export const MONTAGE_FILE = 'files/montage.mp4';
 
 /** The keepsake's data.js: one line per item, pushed as it is read (classic script: file:// loads no JSON). */
 function dataScript(
-  name: string,
+  { name, clock }: Pick<KeepsakeDeps, 'name' | 'clock'>,
   montage: { file: string; clips: number; duration: number } | null,
   items: AsyncIterable<KeepsakeItem>,
   files: KeepsakeItem[],
@@ -47,7 +50,7 @@ function dataScript(
   collectCodePoints(name, codePoints);
   return Readable.from(
     (async function* () {
-      yield `window.KEEPSAKE=${JSON.stringify({ name, madeAt: new Date().toISOString(), montage, items: [] })};\n`;
+      yield `window.KEEPSAKE=${JSON.stringify({ name, madeAt: clock().toISOString(), montage, items: [] })};\n`;
       for await (const item of items) {
         const { image, media, ...shown } = item;
         files.push({ ...item, comments: [] });
@@ -153,7 +156,7 @@ export async function writeKeepsake(deps: KeepsakeDeps, out: Writable): Promise<
   const codePoints = new Set<number>();
   await zip.add(
     'data.js',
-    dataScript(deps.name, montage, withStrokes(keepsakeItems(deps.pool)), files, codePoints, (key) =>
+    dataScript(deps, montage, withStrokes(keepsakeItems(deps.pool)), files, codePoints, (key) =>
       keptTrack(deps.blobs, key),
     ),
   );

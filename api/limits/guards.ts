@@ -18,7 +18,7 @@ function noStore(_req: Request, res: Response, next: NextFunction) {
  * to mount after the session is loaded, and what the auth routes need.
  */
 export function apiGuards(app: Express, deps: Deps): { router: Router; auth: AuthDeps } {
-  const limiter = limiterFactory(deps.pool, deps.personal);
+  const limiter = limiterFactory(deps.pool, deps);
   const visitors = new Visitors(deps.pool, deps.config.production);
   deps.sessions.bindToSecrets({
     guest: deps.config.galleryPassword,
@@ -26,8 +26,9 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
     auditor: deps.config.auditorPassword,
   });
   const adminKeyGuard: AdminKeyGuard = {
-    limits: secretLimits(deps.pool, deps.personal, 'admin_key', (req) => req.session?.role === 'admin'),
+    limits: secretLimits(deps.pool, deps, 'admin_key', (req) => req.session?.role === 'admin'),
     personal: deps.personal,
+    clock: deps.clock,
   };
   const knownBrowser = (req: Request) => !!req.visitor;
   app.locals.adminKeyGuard = adminKeyGuard;
@@ -56,11 +57,12 @@ export function apiGuards(app: Express, deps: Deps): { router: Router; auth: Aut
     router,
     auth: {
       config: deps.config,
+      clock: deps.clock,
       sessions: deps.sessions,
       visitors,
       personal: deps.personal,
-      passwordLimits: secretLimits(deps.pool, deps.personal, 'password', knownBrowser),
-      riddleLimits: secretLimits(deps.pool, deps.personal, 'riddle', knownBrowser),
+      passwordLimits: secretLimits(deps.pool, deps, 'password', knownBrowser),
+      riddleLimits: secretLimits(deps.pool, deps, 'riddle', knownBrowser),
       onLogout: (tokenHash) => deps.realtime.disconnectSession(tokenHash),
     },
   };

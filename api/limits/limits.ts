@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
 import type pg from 'pg';
-import type { PersonalData } from '../personalData.ts';
+import type { Deps } from '../deps.ts';
 import { addressGroup } from './address.ts';
 import { PostgresStore } from './postgresStore.ts';
 import { securityEvent, type SecurityEventName } from './securityLog.ts';
@@ -93,7 +93,7 @@ interface LimitSpec {
 }
 
 /** Builds express-rate-limit middlewares that share one PostgreSQL table across processes. */
-export function limiterFactory(db: Pick<pg.Pool, 'query'>, personal: PersonalData) {
+export function limiterFactory(db: Pick<pg.Pool, 'query'>, deps: Pick<Deps, 'personal' | 'clock'>) {
   return (spec: LimitSpec): RequestHandler => {
     const options: Partial<Options> = {
       store: new PostgresStore(db, `${spec.name}:`),
@@ -105,7 +105,7 @@ export function limiterFactory(db: Pick<pg.Pool, 'query'>, personal: PersonalDat
       legacyHeaders: false,
       validate: { keyGeneratorIpFallback: false, ip: false, trustProxy: false, xForwardedForHeader: false },
       handler: (req: Request, res: Response) => {
-        void securityEvent(req, personal, spec.event, { limit: spec.name });
+        void securityEvent(req, deps, spec.event, { limit: spec.name });
         res.status(429).json({ success: false, message: spec.message });
       },
     };
@@ -146,7 +146,7 @@ export interface SecretLimits {
  */
 export function secretLimits(
   db: Pick<pg.Pool, 'query'>,
-  personal: PersonalData,
+  deps: Pick<Deps, 'personal' | 'clock'>,
   secret: 'password' | 'riddle' | 'admin_key',
   trusted: (req: Request) => boolean,
 ): SecretLimits {
@@ -174,6 +174,7 @@ export function secretLimits(
    * a guesser that keeps knocking is refused without a query, and the security log has one line per
    * bucket and window, not one per knock (bench/abuse.ts: 20 addresses guessing without pause).
    */
+  // `full` and Retry-After measure how long a rate-limit window has left: elapsed time, not domain time (decision 147)
   const full = new Map<string, number>();
   const refuse = (res: Response, until: number) => {
     res.set('Retry-After', String(Math.max(1, Math.ceil((until - Date.now()) / 1000))));
@@ -193,7 +194,7 @@ export function secretLimits(
           const until = current.resetTime!.getTime();
           if (full.size >= 10_000) for (const [k, end] of full) if (end <= Date.now()) full.delete(k);
           if (full.size < 10_000) full.set(`${b.name}:${b.key(req)}`, until);
-          await securityEvent(req, personal, event, { limit: b.name });
+          await securityEvent(req, deps, event, { limit: b.name });
           return refuse(res, until);
         }
       }
@@ -205,7 +206,7 @@ export function secretLimits(
       await Promise.all(counted);
       // once a window, when the failures from everywhere reach the figure one guesser may not pass
       if (overall.totalHits === everyone.limit) {
-        await securityEvent(req, personal, 'guessing.widespread', { limit: everyone.name, secret });
+        await securityEvent(req, deps, 'guessing.widespread', { limit: everyone.name, secret });
       }
     },
   };
@@ -252,6 +253,7 @@ export function uploadBytesPerAddress(db: Pick<pg.Pool, 'query'>) {
     async room(req: Request): Promise<{ bytes: number; retryAfter: number }> {
       const used = await store.get(addressKey(req));
       const left = PER_ADDRESS.uploadMiB.limit - (used?.totalHits ?? 0);
+      // how long the window has left: elapsed time, not domain time (decision 147)
       const retryAfter = used ? Math.max(1, Math.ceil((used.resetTime.getTime() - Date.now()) / 1000)) : 0;
       return { bytes: Math.max(0, left) * MiB, retryAfter };
     },

@@ -47,6 +47,7 @@ export class PostgresStore implements Store {
              CASE WHEN r.slots IS NULL THEN r.reset_at ELSE f.reset_at END AS reset_at
            FROM rate_limits r, rate_limit_slide(r.slots, r.slot, $2, 0, $3) f WHERE r.key = $1 AND r.reset_at > now()`
         : `SELECT hits, reset_at FROM rate_limits WHERE key = $1 AND reset_at > now()`,
+      // the sliding window's slot: a rate-limit window, measured by the wall clock, not domain time (decision 147)
       this.#sliding ? [this.prefix + key, this.#slotMs, Date.now()] : [this.prefix + key],
     );
     return rows[0] && { totalHits: rows[0].hits, resetTime: rows[0].reset_at };
@@ -65,6 +66,7 @@ export class PostgresStore implements Store {
       else this.#waiting.set(fullKey, [{ resolve, reject }]);
       if (!this.#counting) {
         this.#counting = true;
+        // the batch's slot in the sliding window: a rate-limit window, not domain time (decision 147)
         this.#batchAt = Date.now();
         setImmediate(() => void this.#countWaiting());
       }
@@ -113,6 +115,7 @@ export class PostgresStore implements Store {
     const keys = [this.prefix + key];
     const { rows } = await this.#db.query<{ hits: number; reset_at: Date }>(
       this.#sliding ? SLIDE : INCREMENT,
+      // the sliding window's slot: a rate-limit window, not domain time (decision 147)
       this.#sliding ? [keys, [amount], this.#slotMs, Date.now()] : [keys, [amount], this.#windowMs / 1000],
     );
     return { totalHits: rows[0]!.hits, resetTime: rows[0]!.reset_at };

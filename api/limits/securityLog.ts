@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { PersonalData } from '../personalData.ts';
+import type { Deps } from '../deps.ts';
 
 export type SecurityEventName =
   | 'login.failed'
@@ -17,13 +17,13 @@ export type SecurityEventName =
  */
 export async function securityEvent(
   req: Request,
-  personal: PersonalData,
+  { personal, clock }: Pick<Deps, 'personal' | 'clock'>,
   event: SecurityEventName,
   detail: Record<string, string | number | undefined> = {},
 ) {
   const clientRef = req.ip ? await personal.refForAddress(req.ip).catch(() => undefined) : undefined;
   const line = {
-    time: new Date().toISOString(),
+    time: clock().toISOString(),
     level: 'warn',
     security: event,
     route: `${req.method} ${req.baseUrl}${req.path}`,

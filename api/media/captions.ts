@@ -80,7 +80,7 @@ export function captionRoutes(deps: Deps) {
       });
     }
     const captions = key && body ? { key, contentType: VTT, bytes: body.length } : null;
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     try {
       const { lastPosition } = await handleCommand(
         deps.store,

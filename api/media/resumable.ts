@@ -135,6 +135,7 @@ export function resumableUploads(deps: Deps, tmpDir: string, room: UploadRoom) {
   }
 
   function sweepExpired() {
+    // how long since the last sweep: elapsed time, not domain time (decision 147)
     if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = Date.now();
     tus.cleanUpExpiredUploads().catch((error: unknown) => log.warn({ err: serializeError(error) }, 'tus sweep failed'));

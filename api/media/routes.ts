@@ -81,7 +81,7 @@ export function mediaRoutes(deps: Deps) {
   }
 
   async function answerSubmission(req: Request, res: Response, input: MediaSubmission) {
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const { mediaId, position } = await submitMedia(deps, input, metadata, req.session?.visitorId);
     await readYourWrites(deps, res, position);
     const row = await findItem(pool, 'media', mediaId, { admin: true });

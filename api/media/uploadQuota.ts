@@ -18,6 +18,7 @@ export async function remainingUploadBytes(db: Pick<pg.Pool, 'query'>, visitorId
   );
   const { files, bytes, oldest } = rows[0]!;
   if (files < UPLOAD_QUOTA.files && bytes < UPLOAD_QUOTA.bytes) return UPLOAD_QUOTA.bytes - bytes;
+  // how long until the oldest upload leaves the day's window: elapsed time, not domain time (decision 147)
   const retryAfter = oldest ? Math.max(1, Math.ceil((oldest.getTime() + 86_400_000 - Date.now()) / 1000)) : 86_400;
   throw new HttpError(429, UPLOAD_ALLOWANCE_USED, {}, { 'Retry-After': String(retryAfter) });
 }

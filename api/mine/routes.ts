@@ -70,7 +70,7 @@ export function mineRoutes(deps: Deps) {
       texts[field] = typeof value === 'string' ? value : null;
     }
     if (kind === 'story' && before.text.isAnonymous) texts.authorName = null;
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const position = await editContribution(deps, kind, id, texts, metadata);
     await readYourWrites(deps, res, position);
     const after = await findContribution(deps.pool, req.session!.visitorId, kind, id);
@@ -79,7 +79,7 @@ export function mineRoutes(deps: Deps) {
 
   router.delete('/mine/:kind/:id', async (req, res) => {
     const { kind, id } = await senderItem(deps, req);
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const position = await withdrawContribution(deps, kind, id, metadata);
     await readYourWrites(deps, res, position);
     const after = await findContribution(deps.pool, req.session!.visitorId, kind, id);

@@ -94,6 +94,7 @@ async function spendVisitorPoints(tx: pg.PoolClient, visitorId: string, points: 
 async function spendAddressPoints(tx: pg.PoolClient, addressGroup: string, points: number) {
   const { totalHits, resetTime } = await addMuralPointsPerAddress(tx, addressGroup, points);
   if (totalHits <= PER_ADDRESS.muralPoints.limit) return;
+  // how long the points' window has left: elapsed time, not domain time (decision 147)
   const wait = Math.min(WINDOW_SECONDS, Math.ceil(((resetTime?.getTime() ?? 0) - Date.now()) / 1000));
   throw new HttpError(
     429,

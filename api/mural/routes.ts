@@ -23,7 +23,7 @@ export function muralRoutes(deps: Deps) {
 
   router.post('/mural/strokes', async (req, res) => {
     const input = parseInput(MuralStrokeInput, req.body);
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const author = { visitorId: req.session!.visitorId, addressGroup: addressKey(req) };
     res.status(201).json(await drawStroke(deps, author, input, metadata));
   });
@@ -31,21 +31,21 @@ export function muralRoutes(deps: Deps) {
   router.delete('/mural/strokes/:id', async (req, res) => {
     const id = idParam(req.params.id);
     if (!id) throw new HttpError(404, 'Stroke not found');
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const by = { visitorId: req.session?.visitorId, admin: isAdmin(req) };
     await catalogReached(pool, await eraseStroke(deps, id, by, metadata));
     res.json({ success: true, id });
   });
 
   router.post('/mural/lock', adminOnly, async (req, res) => {
-    res.json(await lockMural(deps, 'Lock', await metadataFor(req, deps.personal)));
+    res.json(await lockMural(deps, 'Lock', await metadataFor(req, deps)));
   });
   router.post('/mural/unlock', adminOnly, async (req, res) => {
-    res.json(await lockMural(deps, 'Unlock', await metadataFor(req, deps.personal)));
+    res.json(await lockMural(deps, 'Unlock', await metadataFor(req, deps)));
   });
 
   router.post('/mural/freeze', adminOnly, async (req, res) => {
-    res.status(201).json(await freezeMural(deps, await metadataFor(req, deps.personal)));
+    res.status(201).json(await freezeMural(deps, await metadataFor(req, deps)));
   });
 
   return router;

@@ -130,6 +130,7 @@ export class LiveTail {
   async reach(position: number, timeoutMs: number): Promise<boolean> {
     if (this.#position >= position) return true;
     void this.pull();
+    // a timeout: elapsed time, not domain time (decision 147)
     const deadline = Date.now() + timeoutMs;
     while (this.#position < position && Date.now() < deadline && !this.#stopped) {
       await new Promise<void>((resolve) => {

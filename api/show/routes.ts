@@ -57,7 +57,7 @@ export function showRoutes(deps: Deps) {
 
   router.post('/show', requireRole('admin'), async (req, res) => {
     const input = parseInput(ShowInput, req.body);
-    const position = await driveShow(deps, input, () => metadataFor(req, deps.personal));
+    const position = await driveShow(deps, input, () => metadataFor(req, deps));
     await readYourWrites(deps, res, position);
     res.json(await readShowAnswer(deps.pool));
   });

@@ -33,7 +33,7 @@ export function storyRoutes(deps: Deps) {
 
   router.post('/stories', async (req, res) => {
     const input = parseInput(StorySubmission, req.body);
-    const metadata = await metadataFor(req, deps.personal);
+    const metadata = await metadataFor(req, deps);
     const storyId = await nextId(pool, 'story_ids');
     const { lastPosition } = await store.transaction(async (tx) => {
       const stream = storyStream(storyId);

@@ -150,6 +150,7 @@ export function fileUrl(file: string): string {
 
 /** Shared by the steps of one operation, so `timeoutMs` bounds the whole of it. */
 export function deadline(timeoutMs: number): () => number {
+  // a timeout: elapsed time, not domain time (decision 147)
   const end = Date.now() + timeoutMs;
   return () => Math.max(1, end - Date.now());
 }

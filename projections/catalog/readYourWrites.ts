@@ -12,6 +12,7 @@ export async function catalogReached(
   timeoutMs = 2000,
 ): Promise<number | null> {
   if (position === undefined) return 0;
+  // a timeout: elapsed time, not domain time (decision 147)
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await db.query<{ at: string }>(

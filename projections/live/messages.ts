@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { LiveMessage } from '#contract/live.ts';
+import type { Clock } from '#events/clock.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment } from '../catalog/engagement.ts';
@@ -110,12 +111,13 @@ async function shownToGuests(
 
 /**
  * The live messages for a batch of catalog events, in log order, built inside the batch's
- * transaction from the read model as the batch leaves it.
+ * transaction from the read model as the batch leaves it; `clock` says which day it is.
  */
 export async function messagesFor(
   db: Pick<pg.Pool, 'query'>,
   events: readonly RecordedEvent[],
   heardOf: HeardOf,
+  clock: Clock,
 ): Promise<Unplaced[]> {
   const changes = coalesce(
     events.flatMap((e) => (e.seq === null ? [] : heardOf(e).map((c) => ({ ...c, position: e.seq! })))),
@@ -132,7 +134,7 @@ export async function messagesFor(
   };
   const messages: Unplaced[] = [];
   let today: string | undefined;
-  const day = () => (today ??= processDay(new Date()));
+  const day = () => (today ??= processDay(clock()));
   // where the item stood in the day's order, so a screen takes it from the right page (decision 140)
   const removedMessage = (position: number, kind: Kind, id: number): Unplaced => ({
     event: 'gallery:item-removed',

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ROOM_OF, ROOMS, type Room } from '#contract/live.ts';
+import type { Clock } from '#events/clock.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { forgets, forgettingsIn, forgetInOutbox } from './forgetting.ts';
 import { messagesFor, type HeardOf, type ServerMessage } from './messages.ts';
@@ -16,8 +17,8 @@ const PRUNE_EVERY = 500;
  */
 export const writeLiveMessages =
   (heardOf: HeardOf) =>
-  (events: readonly RecordedEvent[], db: pg.PoolClient): Promise<void> =>
-    writeBatch(events, db, heardOf);
+  (events: readonly RecordedEvent[], db: pg.PoolClient, clock: Clock): Promise<void> =>
+    writeBatch(events, db, heardOf, clock);
 
 /**
  * Writes a catalog batch's live messages into the outbox, inside the batch's transaction. The
@@ -29,14 +30,19 @@ export const writeLiveMessages =
  * shows the mural hears the mural's room (decision 116): an everyone message follows the last
  * everyone message, an admins or mural message the last of everyone's and its own room's.
  */
-async function writeBatch(events: readonly RecordedEvent[], db: pg.PoolClient, heardOf: HeardOf): Promise<void> {
+async function writeBatch(
+  events: readonly RecordedEvent[],
+  db: pg.PoolClient,
+  heardOf: HeardOf,
+  clock: Clock,
+): Promise<void> {
   // delivered when the batch commits, even one without messages: every API process's tail then
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
   // a delete or an erasure takes the words it forgets out of the catch-up buffer (decision 073): the
   // messages naming those items and comments, of this batch and of the outbox, and nothing else
   const forgettings = await forgettingsIn(db, events);
-  const unplaced = (await messagesFor(db, events, heardOf)).filter(
+  const unplaced = (await messagesFor(db, events, heardOf, clock)).filter(
     (m) => !forgettings.some((f) => forgets(f, m.event, m.payload)),
   );
   for (const f of forgettings) await forgetInOutbox(db, f);

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '#api/config.ts';
 import { startServer, type RunningServer } from '#api/server.ts';
+import { systemClock } from '#api/time.ts';
 import { startEmbedded, type Database } from '#db/postgres.ts';
 import { anchorStoreFor } from '#events/anchors.ts';
 import { verifyChain } from '#events/chain.ts';
@@ -130,7 +131,7 @@ describe('PostgreSQL crashed while the sealer commits without waiting for the di
     // the server's own hook, with the crash in front of it
     server.runner!.duringBatch('catalog', async (events, batch) => {
       if (crashNow?.inBatch) crashNow.now();
-      await catalogProjection.live!(events, batch);
+      await catalogProjection.live!(events, batch, server.deps.clock);
     });
     const url = `http://127.0.0.1:${server.port}`;
     const login = async (role: 'guest' | 'admin') => {
@@ -304,7 +305,7 @@ describe('PostgreSQL crashed while the sealer commits without waiting for the di
       });
     }
     // the chain verifies from the start, and against the heads anchored at each crash
-    expect(await verifyChain(probe, { anchors })).toMatchObject({ ok: true, unsealed: 0 });
+    expect(await verifyChain(probe, { anchors, clock: systemClock })).toMatchObject({ ok: true, unsealed: 0 });
     // the catalog is what a replay of the log makes
     const pool = new pg.Pool({ connectionString: db.url, max: 4 });
     cleanup.push(() => pool.end());

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '#api/config.ts';
 import { startServer, type Role, type RunningServer } from '#api/server.ts';
+import type { Clock } from '#api/time.ts';
 import { freshDatabase } from './database.ts';
 
 export const PASSWORDS = { guest: 'guest-pass', admin: 'admin-pass', auditor: 'auditor-pass' } as const;
@@ -39,11 +40,15 @@ export const testConfig = (databaseUrl: string, dataDir: string, env: Record<str
     ...env,
   });
 
-/** The real program on a fresh database and a temp DATA_DIR, listening on a free port. */
-export async function startTestServer(env: Record<string, string> = {}, role: Role = 'all'): Promise<TestServer> {
+/** The real program on a fresh database and a temp DATA_DIR, listening on a free port (on `clock`, if given). */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  role: Role = 'all',
+  clock?: Clock,
+): Promise<TestServer> {
   const db = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tribute-data-'));
-  const server = await startServer(testConfig(db.url, dataDir, env), role);
+  const server = await startServer(testConfig(db.url, dataDir, env), role, clock);
   const url = `http://127.0.0.1:${server.port}`;
   return {
     url,
