@@ -159,3 +159,42 @@ describe('one shape across the seam', () => {
     expect(read('api/kinds.ts')).toMatch(/itemFolder = \(kind: Kind, id: number\): string => `\$\{KIND_PATH\[kind\]\}/);
   });
 });
+
+/**
+ * One clock (decision 147): the time the program records or shows (an event's `now`, a read model's
+ * or a live message's day, a keepsake's date, an anchor's `at`, an answer) is read from the clock
+ * the process was given (`deps.clock`, threaded down as a `Clock`); only `api/time.ts` reads the
+ * system's. These files read it too, to measure elapsed time alone (timeouts, deadlines, rate-limit
+ * windows, a cache's expiry, a temp file's unique name), each with its reason beside the read.
+ */
+const ELAPSED_TIME_ONLY = [
+  'api/auth/sessions.ts',
+  'api/limits/limits.ts',
+  'api/limits/postgresStore.ts',
+  'api/media/resumable.ts',
+  'api/media/uploadQuota.ts',
+  'api/mural/drawStroke.ts',
+  'api/realtime/liveTail.ts',
+  'api/video/tools.ts',
+  'events/anchors.ts',
+  'projections/catalog/readYourWrites.ts',
+];
+
+/** `new Date()` (or `new Date`), `Date.now`, `Date()`, `Temporal.Now`: a read of what time it is. */
+const READS_THE_TIME = /\bnew\s+Date\b(?!\s*\(\s*[^)\s])|\bDate\.now\b|(?<![\w.$])Date\s*\(\s*\)|\bTemporal\.Now\b/;
+
+describe('one clock', () => {
+  const reading = ['api', 'events', 'projections'].flatMap(sources).filter((f) => READS_THE_TIME.test(read(f)));
+
+  it('the log, the read models and the api read what time it is from the clock they are given', () => {
+    expect(reading.filter((f) => f !== 'api/time.ts' && !ELAPSED_TIME_ONLY.includes(f))).toEqual([]);
+    expect(reading).toContain('api/time.ts');
+  });
+
+  it('each file allowed to measure elapsed time still does, with its reason beside it', () => {
+    for (const file of ELAPSED_TIME_ONLY) {
+      expect(reading, file).toContain(file);
+      expect(read(file), file).toMatch(/not domain time \(decision 147\)/);
+    }
+  });
+});
