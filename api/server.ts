@@ -44,7 +44,11 @@ export interface RunningServer {
  * Builds the whole program for a role: the API (HTTP and sockets), the workers, or both. `clock` is
  * where every part of it reads the time it records or shows (decision 147; tests give a fixed one).
  */
-export async function startServer(config: Config, role: Role = 'all', clock: Clock = systemClock): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  role: Role = 'all',
+  clock: Clock = systemClock,
+): Promise<RunningServer> {
   const postgresLog = log.child({ component: 'postgres' });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -112,7 +116,12 @@ export async function startServer(config: Config, role: Role = 'all', clock: Clo
     runner.onCommitted((name, events) => name === 'catalog' && realtime.known.advance(events.at(-1)?.seq ?? 0));
     await runner.start();
     // the verified head of the hash chain, anchored outside the database every minute (decision 030)
-    anchorer = new ChainAnchorer(pool, anchorStoreFor(config, blobs), log.child({ component: 'chain anchorer' }), clock);
+    anchorer = new ChainAnchorer(
+      pool,
+      anchorStoreFor(config, blobs),
+      log.child({ component: 'chain anchorer' }),
+      clock,
+    );
     anchorer.start();
     // time travel's checkpoints, kept in the database as the log grows (decision 100)
     keeper = new SnapshotKeeper(pool.options.connectionString!, log.child({ component: 'time-travel checkpoints' }));

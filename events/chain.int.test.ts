@@ -222,7 +222,11 @@ describe('anchors outside the database', () => {
     await store.append('artwork-30', 0, [submitted(30)], meta());
     await runBatch(store, chainSealer, 10_000);
     const from = await anchors.latest();
-    expect(await verifyChain(db.pool, { anchors, clock: systemClock, from })).toMatchObject({ ok: true, checked: 1, head: { seq: 41 } });
+    expect(await verifyChain(db.pool, { anchors, clock: systemClock, from })).toMatchObject({
+      ok: true,
+      checked: 1,
+      head: { seq: 41 },
+    });
     expect(await anchors.latest()).toMatchObject({ seq: 41 });
     expect((await anchors.all()).map((a) => a.seq)).toEqual([40, 41, 41]);
   });
