@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
+import { verifiesInLine } from './verifyOffTheLoop.ts';
 
 let t: TestServer;
 let auditor: ReturnType<typeof client>;
@@ -57,6 +58,15 @@ describe('verify on a thread of its own (decision 137)', () => {
       )
     ).rows;
 
+  /**
+   * `count` verifies taken, the first on the thread waiting on the lock. Each request reaches the
+   * queue on its own time: a fifth sent before the fourth has arrived would be taken in its place.
+   */
+  const inLine = async (count: number) => {
+    await waitFor(async () => verifiesInLine() === count, 30_000);
+    await waitFor(async () => (await waiting()).length === 1, 30_000);
+  };
+
   it('answers 503, not 500, when its connection is cut mid-read, and the next verify works', async () => {
     const res = await whileChainLocked(async () => {
       const asked = auditorOfSlow('GET', '/api/admin/events/verify');
@@ -83,7 +93,7 @@ describe('verify on a thread of its own (decision 137)', () => {
       const first = Array.from({ length: 4 }, () => auditorOfSlow('GET', '/api/admin/events/verify'));
       for (const asked of first) asked.catch(() => {});
       // the first is on the thread, waiting on the lock; three wait for the thread
-      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      await inLine(4);
       const fifth = await auditorOfSlow('GET', '/api/admin/events/verify');
       return { first, fifth };
     }, slow);
@@ -103,7 +113,7 @@ describe('verify on a thread of its own (decision 137)', () => {
           .catch(() => 'left'),
       );
       // the first is on the thread, waiting on the lock; three wait for the thread; a fifth is refused
-      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      await inLine(4);
       expect((await auditorOfSlow('GET', '/api/admin/events/verify')).status).toBe(503);
 
       for (const left of leaving) left.abort();

@@ -28,6 +28,9 @@ function verifier() {
 export const VERIFY_QUEUE = 4;
 let queued = 0;
 
+/** How many verifies run or wait now, this process's share of VERIFY_QUEUE. */
+export const verifiesInLine = (): number => queued;
+
 /**
  * `verifyChain` of the whole log on the verify thread; the verified head is anchored here, stamped
  * with `clock` (a function cannot cross to the thread; decision 147). Past

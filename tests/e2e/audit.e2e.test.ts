@@ -6,7 +6,7 @@ import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
-import { waitFor } from '../support/wait.ts';
+import { appended, waitFor } from '../support/wait.ts';
 
 const SCREENS_DIR = 'test-results/screens';
 const VIEWPORTS = {
@@ -59,6 +59,8 @@ beforeAll(async () => {
     isFromCanvas: 'false',
   });
   artworkId = submitted.body.id;
+  // both artworks' renditions (a job's events) are in before the approval: its seq is the head after it
+  await appended(t.db.pool, 'ArtworkRenditionsMade', 2);
   await head();
   await new Promise((r) => setTimeout(r, 1500)); // a pause, so the replay has a stretch to play
   const approved = await ada('PATCH', `/api/admin/artworks/${artworkId}`, { status: 'approved', adminNotes: NOTE });

@@ -43,11 +43,21 @@ async function open(
 ): Promise<{ page: Page; context: BrowserContext }> {
   const { context, page } = await signedInContext(browser, t, role, options);
   contexts.push(context);
-  await page.goto(url);
+  await page.goto(/[?&]debug\b/.test(url) ? url : `${url}${url.includes('?') ? '&' : '?'}debug`);
+  await listening(page);
   // Cleared by any reload: proves a change arrived live.
   await page.evaluate(() => (document.body.dataset.loadedOnce = 'yes'));
   return { page, context };
 }
+
+/**
+ * The page's socket has joined (its first batch, with `?debug`). A change made before it comes to
+ * the page only in the answers its welcome loads again: no live message, no mark, no notice.
+ */
+const listening = (page: Page) =>
+  expect
+    .poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(1);
 
 const visible = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.isVisible(), { timeout }).toBe(true);
 const notReloaded = async (page: Page) =>
@@ -390,9 +400,10 @@ describe('several API processes on one database', () => {
 
     const { context, page } = await signedInContext(browser, t, 'guest', { baseURL: other });
     contexts.push(context);
-    await page.goto('/gallery');
+    await page.goto('/gallery?debug');
     await visible(card(page, 'Harbour at Dawn'));
     expect(new URL(page.url()).port).toBe(String(port));
+    await listening(page);
     await page.evaluate(() => (document.body.dataset.loadedOnce = 'yes'));
 
     const story = await submit.story('Through the Other Door', 'Made on process A, seen on process B.');
