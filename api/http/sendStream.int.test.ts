@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTestMedia } from '../../tests/support/media.ts';
 import { seeder } from '../../tests/support/seedGallery.ts';
 import { startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { appended, waitFor } from '../../tests/support/wait.ts';
 import { LocalBlobStore } from '../storage/localBlobStore.ts';
 
 let t: TestServer;
@@ -33,6 +33,9 @@ describe('a visitor who leaves in the middle of a media answer', () => {
   it.skipIf(!fs.existsSync('/proc/self/fd'))('leaves no file handle open behind it', async () => {
     const seed = await seeder(t);
     const id = await seed.media({ file: 'mp3', title: 'Long listen' });
+    // the stream is served once the processing job has made its file (409 until then), and the job
+    // reads the upload that is made large below
+    await appended(t.db.pool, 'MediaProcessed', 1, `media-${id}`);
     const media = await seed.guest('GET', `/api/media/${id}`);
     const streamUrl = media.body.streamUrl as string;
     // make the stored file large, so an answer is still being sent when the visitor leaves
