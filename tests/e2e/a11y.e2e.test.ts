@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, settled } from '../support/axe.ts';
+import { axeViolations, settled, withAxe } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
 import { seeder } from '../support/seedGallery.ts';
@@ -17,7 +17,8 @@ import { PASSWORDS, startTestServer, type TestServer } from '../support/server.t
  * way a system setting does (the app's dark look is CSS only): a new page for each check cost most of
  * this file's time (docs/test-times.md). A signed-in screen is opened by loading its address in a tab
  * kept for its role and viewport (a new document each time, as a visitor typing the address gets),
- * not in a new context and tab per screen; its two viewports are checked at once.
+ * not in a new context and tab per screen; its two viewports are checked at once. Each context puts axe
+ * into its documents itself (`withAxe`), so a load does not wait for axe to be sent and compiled.
  */
 let t: TestServer;
 let birthday: TestServer;
@@ -71,7 +72,9 @@ function tab(role: 'guest' | 'admin', viewport: Viewport): Promise<Page> {
   let page = tabs.get(key);
   if (!page) {
     page = (async () => {
-      const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn(role) });
+      const context = await withAxe(
+        await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn(role) }),
+      );
       return context.newPage();
     })();
     tabs.set(key, page);
@@ -161,7 +164,7 @@ function anonymous(
   setup?: (context: BrowserContext, page: Page) => Promise<void>,
 ): Screen['open'] {
   return async ({ viewport }) => {
-    const context = await browser.newContext({ baseURL: server().url, viewport });
+    const context = await withAxe(await browser.newContext({ baseURL: server().url, viewport }));
     const page = await context.newPage();
     await page.goto('/');
     await setup?.(context, page);
@@ -239,7 +242,9 @@ const SCREENS: Screen[] = [
     name: 'health-check',
     // The server answers /health-check itself (plain text for monitors); this is the app's own screen.
     open: async ({ viewport }) => {
-      const context = await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn('guest') });
+      const context = await withAxe(
+        await browser.newContext({ baseURL: t.url, viewport, storageState: await signIn('guest') }),
+      );
       const page = await context.newPage();
       await page.route('**/health-check', async (route) =>
         route.fulfill({ response: await route.fetch({ url: `${t.url}/` }) }),
