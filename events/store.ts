@@ -95,6 +95,19 @@ export function decodeRow(row: EventRow): RecordedEvent {
   } as RecordedEvent;
 }
 
+/**
+ * The sealed events of some streams, in chain order: what a read model asks of an item's past (was
+ * it in the gallery just before; which item a comment was posted on).
+ */
+export async function readSealedStreams(db: Queryable, streamIds: readonly string[]): Promise<RecordedEvent[]> {
+  if (streamIds.length === 0) return [];
+  const { rows } = await db.query<EventRow>(
+    `${SELECT_EVENT} WHERE e.stream_id = ANY($1::text[]) AND c.seq IS NOT NULL ORDER BY c.seq`,
+    [streamIds],
+  );
+  return rows.map(decodeRow);
+}
+
 /** An event checked against its schema, with its tag under the log's key (decision 077). */
 interface PreparedEvent {
   type: string;

@@ -149,6 +149,27 @@ describe('one shape across the seam', () => {
     expect(read('projections/catalog/statements/statement.ts')).toMatch(/^\s*heard\(event/m);
   });
 
+  it("the outbox recognises no event by its type: a sender's message and a forgetting are declared as heard too", () => {
+    const outbox = sources('projections').filter((f) => f.startsWith('projections/live/'));
+    const statements = sources('projections').filter((f) => f.startsWith('projections/catalog/statements/'));
+    const types = statements.flatMap((f) => [...read(f).matchAll(/^ {2}([A-Z][a-zA-Z]+): /gm)].map((m) => m[1]!));
+    // the words the names are built of (`Artwork`, `Approved`), which a pattern or a table joins into one
+    const words = new Set(types.flatMap((t) => t.match(/[A-Z][a-z]+/g) ?? []));
+    const offenders = outbox.flatMap((file) => {
+      const text = read(file);
+      const found: string[] = [];
+      if (/\.type\b|\['type'\]/.test(text)) found.push("reads an event's type");
+      for (const type of types) if (new RegExp(`\\b${type}\\b`).test(text)) found.push(type);
+      for (const word of words) if (new RegExp(`['"(|]${word}['"|)]`).test(text)) found.push(`'${word}'`);
+      return found.map((what) => `${file}: ${what}`);
+    });
+    expect(types.length).toBeGreaterThan(30);
+    expect(words).toContain('Withdrawn');
+    expect(offenders).toEqual([]);
+    expect(read('projections/catalog/statements/statement.ts')).toMatch(/what: 'mine'/);
+    expect(read('projections/catalog/statements/statement.ts')).toMatch(/what: 'forget'/);
+  });
+
   it("an item's files are kept under the kind's name from the contract, never a folder written by hand", () => {
     const offenders = sources('api').filter((f) => {
       const text = read(f);

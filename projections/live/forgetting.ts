@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { RecordedEvent } from '#events/store.ts';
+import type { ErasedChange, ForgetChange } from '../catalog/statements/statement.ts';
 
 type Db = Pick<pg.Pool, 'query'>;
 
@@ -15,37 +15,30 @@ export interface Forgetting {
   comments: number[];
 }
 
-const DELETED: Partial<Record<RecordedEvent['type'], 'artwork' | 'story' | 'media'>> = {
-  ArtworkDeleted: 'artwork',
-  StoryDeleted: 'story',
-  MediaDeleted: 'media',
-  // a withdrawal takes the item as a delete does (CONTRACT §11)
-  ArtworkWithdrawn: 'artwork',
-  StoryWithdrawn: 'story',
-  MediaWithdrawn: 'media',
-};
-
-/** The forgettings of a catalog batch, in log order (an erasure's items and comments read from `erased_streams`). */
-export async function forgettingsIn(db: Db, events: readonly RecordedEvent[]): Promise<Forgetting[]> {
+/**
+ * The forgettings of a catalog batch, in log order: what its statements declare forgotten (a delete,
+ * a withdrawal), and each erasure's items and comments, read from `erased_streams`.
+ */
+export async function forgettingsIn(
+  db: Db,
+  changes: ReadonlyArray<(ForgetChange | ErasedChange) & { position: number }>,
+): Promise<Forgetting[]> {
   const found: Forgetting[] = [];
-  for (const e of events) {
-    if (e.seq === null) continue;
-    const kind = DELETED[e.type];
-    if (kind) {
-      const id = (e.data as { artworkId?: number; storyId?: number; mediaId?: number })[`${kind}Id`]!;
-      found.push({ position: e.seq, items: [`${kind}-${id}`], comments: [] });
-    } else if (e.type === 'SubjectErased') {
-      const { rows } = await db.query<{ stream_id: string }>(
-        `SELECT stream_id FROM erased_streams WHERE subject_id = $1 ORDER BY stream_id`,
-        [e.data.subjectId],
-      );
-      const streams = rows.map((r) => r.stream_id);
-      found.push({
-        position: e.seq,
-        items: streams.filter((s) => /^(artwork|story|media)-\d+$/.test(s)),
-        comments: streams.flatMap((s) => (/^comment-\d+$/.test(s) ? [Number(s.slice('comment-'.length))] : [])),
-      });
+  for (const c of changes) {
+    if (c.what === 'forget') {
+      found.push({ position: c.position, items: [`${c.kind}-${c.id}`], comments: [] });
+      continue;
     }
+    const { rows } = await db.query<{ stream_id: string }>(
+      `SELECT stream_id FROM erased_streams WHERE subject_id = $1 ORDER BY stream_id`,
+      [c.subjectId],
+    );
+    const streams = rows.map((r) => r.stream_id);
+    found.push({
+      position: c.position,
+      items: streams.filter((s) => /^(artwork|story|media)-\d+$/.test(s)),
+      comments: streams.flatMap((s) => (/^comment-\d+$/.test(s) ? [Number(s.slice('comment-'.length))] : [])),
+    });
   }
   return found;
 }

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import type { LiveMessage } from '#contract/live.ts';
 import type { Clock } from '#events/clock.ts';
-import type { RecordedEvent } from '#events/store.ts';
+import { readSealedStreams, type RecordedEvent } from '#events/store.ts';
 import { queueCounts } from '../catalog/adminQueue.ts';
 import { findComment } from '../catalog/engagement.ts';
 import { dayOrder, galleryView, processDay } from '../catalog/galleryPage.ts';
 import { findItem, toView, type Kind } from '../catalog/items.ts';
 import { isMuralChange, muralMessages } from '../catalog/mural.ts';
-import type { Change } from '../catalog/statements/statement.ts';
+import type { Change, ForgetChange, MineChange } from '../catalog/statements/statement.ts';
 import { reactionTotals, readShow, statusOf } from '../catalog/show.ts';
 import type { ReactionCounts } from '#contract/live.ts';
 
@@ -22,6 +22,9 @@ type Unplaced = ServerMessage extends infer M
 export type { Change };
 /** What an event means for open screens: its catalog statement's `heard`, beside its SQL. */
 export type HeardOf = (event: RecordedEvent) => Change[];
+/** A change as a batch heard it, at the position (seq) of its event. */
+export type Heard = Change & { position: number };
+type ScreenChange = Exclude<Change, MineChange | ForgetChange> & { position: number };
 
 const guest = { admin: false };
 
@@ -30,7 +33,7 @@ const guest = { admin: false };
  * so only the last like change per item and the last queue change survive, each at the position
  * of the last event it stands for. A hundred likes of one item are one `likes:changed`.
  */
-export function coalesce(changes: Array<Change & { position: number }>) {
+export function coalesce<C extends Heard>(changes: C[]): C[] {
   const lastOf = new Map<string, number>();
   changes.forEach((c, i) => {
     if (c.what === 'likes') lastOf.set(`likes:${c.kind}:${c.id}`, i);
@@ -62,51 +65,54 @@ export function coalesce(changes: Array<Change & { position: number }>) {
 
 /**
  * What an erasure took from open screens (the event itself names nothing): the person's items, and
- * their comments on items that stay, with the item each was posted on.
+ * their comments on items that stay, with the item each was posted on (what its posting was heard as).
  */
-async function erasedOf(db: Pick<pg.Pool, 'query'>, subjectId: number) {
-  const { rows: items } = await db.query<{ kind: Kind; id: number }>(
-    `SELECT substring(stream_id FROM '^([a-z]+)-') AS kind, substring(stream_id FROM '-(\\d+)$')::int AS id
-     FROM erased_streams WHERE subject_id = $1 AND stream_id ~ '^(artwork|story|media)-\\d+$' ORDER BY stream_id`,
+async function erasedOf(db: Pick<pg.Pool, 'query'>, heardOf: HeardOf, subjectId: number) {
+  const { rows } = await db.query<{ stream_id: string }>(
+    `SELECT stream_id FROM erased_streams WHERE subject_id = $1 ORDER BY stream_id`,
     [subjectId],
   );
-  const { rows: comments } = await db.query<{ kind: Kind; id: number; comment_id: number }>(
-    `SELECT e.data->>'kind' AS kind, (e.data->>'itemId')::int AS id, (e.data->>'commentId')::int AS comment_id
-     FROM erased_streams s JOIN events e ON e.stream_id = s.stream_id AND e.type = 'CommentPosted'
-     WHERE s.subject_id = $1 AND s.stream_id ~ '^comment-\\d+$' ORDER BY comment_id`,
-    [subjectId],
-  );
+  const items = rows.flatMap((r) => {
+    const [, kind, id] = /^(artwork|story|media)-(\d+)$/.exec(r.stream_id) ?? [];
+    return kind ? [{ kind: kind as Kind, id: Number(id) }] : [];
+  });
+  const commentStreams = rows.map((r) => r.stream_id).filter((s) => /^comment-\d+$/.test(s));
+  const posted = (await readSealedStreams(db, commentStreams))
+    .flatMap((e) => heardOf(e))
+    .flatMap((c) => (c.what === 'comment-added' ? [{ kind: c.kind, id: c.id, comment_id: c.commentId }] : []))
+    .sort((a, b) => a.comment_id - b.comment_id);
   const gone = new Set(items.map((i) => `${i.kind}-${i.id}`));
-  return { items, comments: comments.filter((c) => !gone.has(`${c.kind}-${c.id}`)) };
+  return { items, comments: posted.filter((c) => !gone.has(`${c.kind}-${c.id}`)) };
 }
-
-/** The events that put an item into the gallery or take it out. */
-const IN_GALLERY = ['ArtworkApproved', 'ArtworkUnarchived', 'StoryApproved', 'MediaApproved'];
-const OUT_OF_GALLERY = [
-  ...['Artwork', 'Story', 'Media'].flatMap((kind) => ['Rejected', 'Deleted', 'Withdrawn'].map((what) => kind + what)),
-  'ArtworkArchived',
-];
 
 /**
  * Of the items a batch removes, those that were in the gallery just before their removal (in the
  * log, by chain order): guests may have them on screen, and a screen takes them out of its pages
- * and counts one fewer (decision 140). A pending item rejected, withdrawn or deleted was never
- * theirs to see, and its id is not sent to them (issue 20); nor is an item already out (archived,
- * then deleted), which a screen would count out twice. The admins' queue message still goes.
+ * and counts one fewer (decision 140). The item's own events say it, as their statements declare
+ * (`added` or `removed`): it was shown if the last of them before the removal put it in. A pending
+ * item rejected, withdrawn or deleted was never theirs to see, and its id is not sent to them
+ * (issue 20); nor is an item already out (archived, then deleted), which a screen would count out
+ * twice. The admins' queue message still goes.
  */
 async function shownToGuests(
   db: Pick<pg.Pool, 'query'>,
+  heardOf: HeardOf,
   removed: ReadonlyArray<{ kind: Kind; id: number; position: number }>,
 ): Promise<Set<string>> {
-  if (removed.length === 0) return new Set();
-  const { rows } = await db.query<{ stream_id: string; position: string }>(
-    `SELECT r.stream_id, r.position::text FROM unnest($1::text[], $2::bigint[]) AS r(stream_id, position)
-     WHERE (SELECT e.type = ANY($3::text[]) FROM events e JOIN event_chain c ON c.position = e.position
-            WHERE e.stream_id = r.stream_id AND c.seq < r.position AND e.type = ANY($3::text[] || $4::text[])
-            ORDER BY c.seq DESC LIMIT 1)`,
-    [removed.map((r) => `${r.kind}-${r.id}`), removed.map((r) => r.position), IN_GALLERY, OUT_OF_GALLERY],
-  );
-  return new Set(rows.map((r) => `${r.stream_id.replace('-', ':')}@${r.position}`));
+  const past = await readSealedStreams(db, [...new Set(removed.map((r) => `${r.kind}-${r.id}`))]);
+  const shown = removed.filter(({ kind, id, position }) => {
+    let inGallery = false;
+    for (const e of past) {
+      if (e.streamId !== `${kind}-${id}` || e.seq! >= position) continue;
+      for (const c of heardOf(e)) {
+        if ((c.what === 'added' || c.what === 'removed') && c.kind === kind && c.id === id) {
+          inGallery = c.what === 'added';
+        }
+      }
+    }
+    return inGallery;
+  });
+  return new Set(shown.map((r) => `${r.kind}:${r.id}@${r.position}`));
 }
 
 /**
@@ -115,13 +121,12 @@ async function shownToGuests(
  */
 export async function messagesFor(
   db: Pick<pg.Pool, 'query'>,
-  events: readonly RecordedEvent[],
+  heard: readonly Heard[],
   heardOf: HeardOf,
   clock: Clock,
 ): Promise<Unplaced[]> {
-  const changes = coalesce(
-    events.flatMap((e) => (e.seq === null ? [] : heardOf(e).map((c) => ({ ...c, position: e.seq! })))),
-  );
+  // a sender's own message and a forgetting are the outbox's to write (mine.ts, forgetting.ts)
+  const changes = coalesce(heard.filter((c): c is ScreenChange => c.what !== 'mine' && c.what !== 'forget'));
   const counts = changes.some((c) => c.what === 'queue' || c.what === 'erased' || c.what === 'captions')
     ? await queueCounts(db)
     : undefined;
@@ -141,8 +146,8 @@ export async function messagesFor(
     payload: { position, kind, id, day: day(), order: dayOrder(day(), kind, id) },
   });
   const erasures = new Map<object, Awaited<ReturnType<typeof erasedOf>>>();
-  for (const c of changes) if (c.what === 'erased') erasures.set(c, await erasedOf(db, c.subjectId));
-  const shown = await shownToGuests(db, [
+  for (const c of changes) if (c.what === 'erased') erasures.set(c, await erasedOf(db, heardOf, c.subjectId));
+  const shown = await shownToGuests(db, heardOf, [
     ...changes.flatMap((c) => (c.what === 'removed' ? [c] : [])),
     ...changes.flatMap((c) =>
       c.what === 'erased' ? erasures.get(c)!.items.map((i) => ({ ...i, position: c.position })) : [],

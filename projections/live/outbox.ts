@@ -3,7 +3,7 @@ import { ROOM_OF, ROOMS, type Room } from '#contract/live.ts';
 import type { Clock } from '#events/clock.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import { forgets, forgettingsIn, forgetInOutbox } from './forgetting.ts';
-import { messagesFor, type HeardOf, type ServerMessage } from './messages.ts';
+import { messagesFor, type Heard, type HeardOf, type ServerMessage } from './messages.ts';
 import { mineMessages } from './mine.ts';
 
 export const LIVE_CHANNEL = 'tribute_live';
@@ -39,14 +39,23 @@ async function writeBatch(
   // delivered when the batch commits, even one without messages: every API process's tail then
   // reads the outbox and learns where the catalog stands
   await db.query(`SELECT pg_notify($1, '')`, [LIVE_CHANNEL]);
+  const heard: Heard[] = events.flatMap((e) =>
+    e.seq === null ? [] : heardOf(e).map((c) => ({ ...c, position: e.seq! })),
+  );
   // a delete or an erasure takes the words it forgets out of the catch-up buffer (decision 073): the
   // messages naming those items and comments, of this batch and of the outbox, and nothing else
-  const forgettings = await forgettingsIn(db, events);
-  const unplaced = (await messagesFor(db, events, heardOf, clock)).filter(
+  const forgettings = await forgettingsIn(
+    db,
+    heard.filter((c) => c.what === 'forget' || c.what === 'erased'),
+  );
+  const unplaced = (await messagesFor(db, heard, heardOf, clock)).filter(
     (m) => !forgettings.some((f) => forgets(f, m.event, m.payload)),
   );
   for (const f of forgettings) await forgetInOutbox(db, f);
-  const mine = await mineMessages(db, events);
+  const mine = await mineMessages(
+    db,
+    heard.filter((c) => c.what === 'mine'),
+  );
   if (unplaced.length === 0 && mine.length === 0) return;
   const { rows } = await db.query<{
     last_everyone: number;

@@ -7,6 +7,13 @@ import { freePort } from '#db/postgres.ts';
 import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { removeTestMedia } from '../support/media.ts';
+import {
+  galleryAskedFromNowOn,
+  listening,
+  notReloaded,
+  openWatched,
+  showsWhatAReloadWould,
+} from '../support/liveGallery.ts';
 import { seeder, signedInContext, type Seeder } from '../support/seedGallery.ts';
 import { PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -41,57 +48,16 @@ async function open(
   url: string,
   options: BrowserContextOptions = {},
 ): Promise<{ page: Page; context: BrowserContext }> {
-  const { context, page } = await signedInContext(browser, t, role, options);
-  contexts.push(context);
-  await page.goto(/[?&]debug\b/.test(url) ? url : `${url}${url.includes('?') ? '&' : '?'}debug`);
-  await listening(page);
-  // Cleared by any reload: proves a change arrived live.
-  await page.evaluate(() => (document.body.dataset.loadedOnce = 'yes'));
-  return { page, context };
+  const opened = await openWatched(browser, t, role, url, options);
+  contexts.push(opened.context);
+  return opened;
 }
 
-/**
- * The page's socket has joined (its first batch, with `?debug`). A change made before it comes to
- * the page only in the answers its welcome loads again: no live message, no mark, no notice.
- */
-const listening = (page: Page) =>
-  expect
-    .poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 })
-    .toBeGreaterThanOrEqual(1);
-
 const visible = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.isVisible(), { timeout }).toBe(true);
-const notReloaded = async (page: Page) =>
-  expect(await page.evaluate(() => document.body.dataset.loadedOnce)).toBe('yes');
 const card = (page: Page, title: string) =>
   page.locator('main li').filter({ has: page.getByRole('link', { name: title }) });
 const likeCount = (page: Page, title: string) => card(page, title).getByTestId('like-count').textContent();
 const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ });
-
-/**
- * The gallery's requests from now on, once the page has settled: its socket's welcome (which loads
- * the page's data again once) is in, and so is every answer asked for since. Load state
- * "networkidle" cannot tell: once reached, waiting for it returns at once, with a fetch on its way.
- */
-async function galleryAskedFromNowOn(page: Page): Promise<string[]> {
-  await expect.poll(() => page.evaluate(() => window.__tributeLive?.batches ?? 0), { timeout: 10_000 }).toBe(1);
-  await expect.poll(() => page.evaluate(() => window.__tributeLive?.fetching()), { timeout: 10_000 }).toBe(0);
-  const asked: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/gallery') asked.push(request.url());
-  });
-  return asked;
-}
-
-/** The open gallery shows page 1 as a fresh answer does, with no reload and nothing asked again. */
-async function showsWhatAReloadWould(page: Page, asked: string[]) {
-  await notReloaded(page);
-  const onScreen = await page.locator('main li h2').allTextContents();
-  const reloaded = (await seed.guest('GET', '/api/gallery?page=1')).body as { items: Array<{ title: string }> };
-  expect(onScreen.filter((title) => reloaded.items.some((item) => item.title === title))).toEqual(
-    reloaded.items.map((item) => item.title),
-  );
-  expect(asked).toEqual([]);
-}
 
 /** Submissions as a guest sends them (pending), and an admin's decision through the API. */
 const submit = {
@@ -163,7 +129,7 @@ describe('live updates in open pages', () => {
     await approve('stories', id);
 
     await visible(card(gallery, 'Placed by the Message'));
-    await showsWhatAReloadWould(gallery, asked);
+    await showsWhatAReloadWould(gallery, asked, seed.guest);
   });
 
   // Decision 140: a removal carries where the item stood; the page takes it out and asks for nothing
@@ -176,7 +142,7 @@ describe('live updates in open pages', () => {
     expect((await seed.admin('PATCH', `/api/admin/artworks/${leaving}`, { status: 'archived' })).status).toBe(200);
 
     await expect.poll(() => card(gallery, `Taken Down ${tag}`).count(), { timeout: 10_000 }).toBe(0);
-    await showsWhatAReloadWould(gallery, asked);
+    await showsWhatAReloadWould(gallery, asked, seed.guest);
   });
 
   it("counts a new submission in an admin's open review panel", async () => {

@@ -3,9 +3,11 @@ import {
   deleteSql,
   editedWorkColumns,
   editedWorkSql,
+  forgotten,
   moderated,
   reviewSql,
   submittedColumns,
+  toSender,
   unheard,
   type Statements,
 } from './statement.ts';
@@ -56,13 +58,19 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'added'),
+    heard: ({ data: d }) => [
+      ...moderated('artwork', d.artworkId, 'added'),
+      toSender('artwork', d.artworkId, 'approved'),
+    ],
   },
   ArtworkRejected: {
     sql: review.rejected,
     row: ({ data: d, position }, { text }) => ({ id: d.artworkId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
+    heard: ({ data: d }) => [
+      ...moderated('artwork', d.artworkId, 'removed'),
+      toSender('artwork', d.artworkId, 'rejected'),
+    ],
   },
   ArtworkArchived: {
     sql: `UPDATE catalog_items c SET archived = true, archived_at = r.archived_at, last_position = r.at
@@ -84,7 +92,7 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
     sql: deleteSql('artwork'),
     row: ({ data: d }) => ({ id: d.artworkId }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
+    heard: ({ data: d }) => [...moderated('artwork', d.artworkId, 'removed'), forgotten('artwork', d.artworkId)],
   },
   ArtworkEdited: {
     sql: editedWorkSql('artwork'),
@@ -96,6 +104,10 @@ export const artworkStatements: Statements<ArtworkEvent['type']> = {
     sql: deleteSql('artwork'),
     row: ({ data: d }) => ({ id: d.artworkId }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('artwork', d.artworkId, 'removed'),
+    heard: ({ data: d }) => [
+      ...moderated('artwork', d.artworkId, 'removed'),
+      toSender('artwork', d.artworkId, 'withdrawn'),
+      forgotten('artwork', d.artworkId),
+    ],
   },
 };

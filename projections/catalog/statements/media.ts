@@ -3,9 +3,11 @@ import {
   deleteSql,
   editedWorkColumns,
   editedWorkSql,
+  forgotten,
   moderated,
   reviewSql,
   submittedColumns,
+  toSender,
   unheard,
   type Statements,
 } from './statement.ts';
@@ -67,19 +69,19 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('media', d.mediaId, 'added'),
+    heard: ({ data: d }) => [...moderated('media', d.mediaId, 'added'), toSender('media', d.mediaId, 'approved')],
   },
   MediaRejected: {
     sql: review.rejected,
     row: ({ data: d, position }, { text }) => ({ id: d.mediaId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
+    heard: ({ data: d }) => [...moderated('media', d.mediaId, 'removed'), toSender('media', d.mediaId, 'rejected')],
   },
   MediaDeleted: {
     sql: deleteSql('media'),
     row: ({ data: d }) => ({ id: d.mediaId }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
+    heard: ({ data: d }) => [...moderated('media', d.mediaId, 'removed'), forgotten('media', d.mediaId)],
   },
   MediaEdited: {
     sql: editedWorkSql('media'),
@@ -91,6 +93,10 @@ export const mediaStatements: Statements<MediaEvent['type']> = {
     sql: deleteSql('media'),
     row: ({ data: d }) => ({ id: d.mediaId }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('media', d.mediaId, 'removed'),
+    heard: ({ data: d }) => [
+      ...moderated('media', d.mediaId, 'removed'),
+      toSender('media', d.mediaId, 'withdrawn'),
+      forgotten('media', d.mediaId),
+    ],
   },
 };

@@ -3,14 +3,17 @@ import type { Personal } from '#events/personal.ts';
 import type { RecordedEvent } from '#events/store.ts';
 import type { Kind } from '#contract/views.ts';
 import type { ReactionCounts } from '#contract/live.ts';
+import type { ContributionStatus } from '#contract/mine.ts';
 import type { MuralChange } from '../mural.ts';
 
 export type Row = Record<string, unknown>;
 
 /**
  * What open screens hear of one event, declared by the statement that changes the read model for it
- * (`Statement.heard`). The live outbox (projections/live/messages.ts) turns each into its message,
- * read from the read model as the batch leaves it, in the same transaction as the statement.
+ * (`Statement.heard`). The live outbox (projections/live/) turns each into its message, read from the
+ * read model as the batch leaves it, in the same transaction as the statement: `mine` goes to the
+ * sender's own screens only, `forget` and `erased` also take what was said of the items out of the
+ * catch-up buffer (decision 073).
  */
 export type Change =
   | { what: 'added' | 'removed' | 'queue' | 'likes'; kind: Kind; id: number }
@@ -19,13 +22,33 @@ export type Change =
   | MuralChange
   | { what: 'reactions'; kind: Kind; id: number; counts: ReactionCounts }
   | { what: 'captions'; kind: 'media'; id: number }
-  | { what: 'erased'; subjectId: number };
+  | ErasedChange
+  | MineChange
+  | ForgetChange;
+
+/** A person erased (decision 050): their items and comments leave every screen and are forgotten. */
+export type ErasedChange = { what: 'erased'; subjectId: number };
+/** The item's status as its sender's screens show it (`mine:changed`, CONTRACT §11). */
+export type MineChange = { what: 'mine'; kind: Kind; id: number; status: ContributionStatus };
+/** The item is gone from the log's readers for good: what was said of it is forgotten. */
+export type ForgetChange = { what: 'forget'; kind: Kind; id: number };
 
 /** A moderation change: the admin queue moves, and the gallery gains or loses the item if it says so. */
 export const moderated = (kind: Kind, id: number, gallery?: 'added' | 'removed'): Change[] => [
   ...(gallery ? [{ what: gallery, kind, id }] : []),
   { what: 'queue', kind, id },
 ];
+
+/** The browser that sent the item hears it decided or withdrawn, and no one else does. */
+export const toSender = (kind: Kind, id: number, status: ContributionStatus): Change => ({
+  what: 'mine',
+  kind,
+  id,
+  status,
+});
+
+/** A delete or a withdrawal: the outbox forgets what it said of the item (its arrival, likes, comments). */
+export const forgotten = (kind: Kind, id: number): Change => ({ what: 'forget', kind, id });
 
 /** An event no open screen hears of (a rendition made, a view counted). */
 export const unheard = (): Change[] => [];

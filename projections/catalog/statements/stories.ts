@@ -1,5 +1,5 @@
 import type { StoryEvent } from '#events/stories/story.ts';
-import { deleteSql, moderated, reviewSql, searchText, type Statements } from './statement.ts';
+import { deleteSql, forgotten, moderated, reviewSql, searchText, toSender, type Statements } from './statement.ts';
 
 const review = reviewSql('story');
 const ANONYMOUS = 'Anonymous';
@@ -40,19 +40,19 @@ export const storyStatements: Statements<StoryEvent['type']> = {
       at: position,
     }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('story', d.storyId, 'added'),
+    heard: ({ data: d }) => [...moderated('story', d.storyId, 'added'), toSender('story', d.storyId, 'approved')],
   },
   StoryRejected: {
     sql: review.rejected,
     row: ({ data: d, position }, { text }) => ({ id: d.storyId, notes: text.adminNotes ?? null, at: position }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
+    heard: ({ data: d }) => [...moderated('story', d.storyId, 'removed'), toSender('story', d.storyId, 'rejected')],
   },
   StoryDeleted: {
     sql: deleteSql('story'),
     row: ({ data: d }) => ({ id: d.storyId }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
+    heard: ({ data: d }) => [...moderated('story', d.storyId, 'removed'), forgotten('story', d.storyId)],
   },
   StoryEdited: {
     // an anonymous story keeps reading 'Anonymous': its sender's name was never recorded
@@ -79,6 +79,10 @@ export const storyStatements: Statements<StoryEvent['type']> = {
     sql: deleteSql('story'),
     row: ({ data: d }) => ({ id: d.storyId }),
     lastPerItem: true,
-    heard: ({ data: d }) => moderated('story', d.storyId, 'removed'),
+    heard: ({ data: d }) => [
+      ...moderated('story', d.storyId, 'removed'),
+      toSender('story', d.storyId, 'withdrawn'),
+      forgotten('story', d.storyId),
+    ],
   },
 };
