@@ -13,6 +13,7 @@ import { runBatch } from '#projections/runner.ts';
 import { axeViolations, settled } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
+import { pdfText } from '../support/pdfText.ts';
 import { seeder, signedInContext, type Seeder } from '../support/seedGallery.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -284,10 +285,7 @@ describe('the keepsake', () => {
     // pdftotext reads the words as a person copying them would
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
     const glyphs = text.replace(/\s+/g, '');
-    const poppler = spawnSync('pdftotext', [path.join(dir, 'book.pdf'), '-'], { encoding: 'utf8' }).stdout.replace(
-      /\s+/g,
-      ' ',
-    );
+    const poppler = pdfText(path.join(dir, 'book.pdf'));
     const shown = [
       `For ${NAME}`,
       'Harbour at dawn',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MontageStatus } from '#contract/montage.ts';
 import { launchChromium } from '../support/browser.ts';
 import { removeTestMedia } from '../support/media.ts';
+import { pdfText } from '../support/pdfText.ts';
 import { seeder, type Seeder } from '../support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -57,7 +58,7 @@ async function book(): Promise<string> {
   expect(res.status).toBe(200);
   const file = path.join(dir, 'book.pdf');
   fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-  return spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+  return pdfText(file);
 }
 
 /** A context that can reach nothing but the disk. */
