@@ -13,7 +13,7 @@ export default defineConfig({
     // sealer waits on are cluster-wide, so files sharing one cluster held back each other's sealing (a
     // chain test saw 39 of 40 links sealed). An external DATABASE_URL is one cluster for every worker:
     // one file at a time there. docs/test-times.md
-    maxWorkers: process.env.DATABASE_URL ? 1 : 2,
+    maxWorkers: process.env.DATABASE_URL ? 1 : Number(process.env.TEST_WORKERS ?? 2),
     projects: [
       {
         test: {
