@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from '#events/store.ts';
 import { jpegDataUrl } from '../../tests/support/images.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { projected, waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let guest: ReturnType<typeof client>;
@@ -180,6 +180,8 @@ describe('like and view streams (decision 050)', () => {
     await store.append(`like-artwork-${id}-${key}`, 0, [{ type: 'ItemLiked', data: target }], meta);
     await store.append(`view-artwork-${id}-${key}`, 0, [{ type: 'ItemViewed', data: target }], meta);
     await waitFor(async () => (await visitor('GET', `/api/artworks/${id}/likes`)).body.likeCount === 1, 30_000);
+    // the view too: the two appends may be projected in different batches
+    await projected(t.db.pool);
 
     expect((await visitor('GET', `/api/artworks/${id}/likes/check`)).body).toEqual({ hasLiked: true });
     expect((await visitor('POST', `/api/artworks/${id}/likes`)).body).toMatchObject({ count: 1 });

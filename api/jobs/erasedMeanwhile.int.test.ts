@@ -33,8 +33,8 @@ const eventsOf = async (stream: string) =>
     await t.db.pool.query<{ type: string }>(`SELECT type FROM events WHERE stream_id = $1 ORDER BY position`, [stream])
   ).rows.map((r) => r.type);
 
-async function submitted(email: string) {
-  const person = client(t.url, await t.login('guest'));
+async function submitted(email: string, sender?: ReturnType<typeof client>) {
+  const person = sender ?? client(t.url, await t.login('guest'));
   const res = await person('POST', '/api/artworks', {
     title: 'Lanterns for Ottoline',
     artistName: 'Ottoline Fairweather',
@@ -81,5 +81,36 @@ describe('a renditions job when its artwork is erased', () => {
     const approve = await admin('PATCH', `/api/admin/artworks/${id}`, { status: 'approved' });
     expect(approve.status).toBe(404);
     expect(await eventsOf(`artwork-${id}`)).toEqual(['ArtworkSubmitted']);
+  });
+});
+
+describe('a renditions job when its artwork is withdrawn', () => {
+  it('the withdrawal takes the folder while the job stores, the attempt fails, and its retry leaves nothing', async () => {
+    const person = client(t.url, await t.login('guest'));
+    const id = await submitted('wilhelmina@example.com', person);
+    // The first rendition is stored after the withdrawal removed the item's folder (the store makes the
+    // folder again), and the second fails as a rename into a folder removed meanwhile does: the
+    // attempt ends in an error, not in the 404 that would have cleaned up after it.
+    let puts = 0;
+    const deps: Deps = {
+      ...t.server.deps,
+      blobs: Object.assign(Object.create(t.server.deps.blobs) as Deps['blobs'], {
+        put: async (...args: Parameters<Deps['blobs']['put']>) => {
+          puts++;
+          if (puts === 1) {
+            expect((await person('DELETE', `/api/mine/artwork/${id}`)).status).toBe(200);
+            expect(filesOf(id)).toEqual([]);
+            return t.server.deps.blobs.put(...args);
+          }
+          throw Object.assign(new Error('ENOENT: no such file or directory, rename'), { code: 'ENOENT' });
+        },
+      }),
+    };
+    await expect(jobHandlers(deps)['make-artwork-renditions']({ artworkId: id })).rejects.toThrow('ENOENT');
+    expect(filesOf(id)).toContain('display.webp');
+    // the queue runs it again later: the item is gone, and so is what the failed attempt stored
+    await jobHandlers(t.server.deps)['make-artwork-renditions']({ artworkId: id });
+    expect(filesOf(id)).toEqual([]);
+    expect(await eventsOf(`artwork-${id}`)).toEqual(['ArtworkSubmitted', 'ArtworkWithdrawn']);
   });
 });

@@ -22,7 +22,8 @@ const system = (deps: Deps) => ({ role: 'system' as const, now: deps.clock().toI
 async function handleMakeArtworkRenditions(deps: Deps, { artworkId }: JobPayloads['make-artwork-renditions']) {
   const stream = artworkStream(artworkId);
   const { state } = await deps.store.aggregate(stream, artworkDecider.evolve, artworkDecider.initial);
-  if (!state.exists || state.renditions || (await deps.store.isErased(stream))) return;
+  if (state.exists && state.renditions) return;
+  if (!state.exists || (await deps.store.isErased(stream))) return removeLeftovers(deps, 'artwork', artworkId);
   const original = await buffer(await deps.blobs.read(state.image.key));
   const { display, thumbnail } = await makeRenditions(original);
   const stored = async (name: string, r: typeof display) => {
@@ -54,6 +55,15 @@ const goneMeanwhile = (deps: Deps, kind: 'artwork' | 'media', id: number) => asy
 };
 
 /**
+ * A job for an item that is gone (deleted, withdrawn or erased) has nothing to make. An earlier attempt
+ * may have stored something after the removal took the item's folder and then failed before it could
+ * learn the item was gone (a store into the folder removed under it): that goes now, so a retry ends
+ * with nothing of the item left. The removal is idempotent; an item that never existed has no folder.
+ */
+const removeLeftovers = (deps: Deps, kind: 'artwork' | 'media', id: number) =>
+  removeItemFiles(deps.blobs, [{ kind, id }]);
+
+/**
  * A poster frame for video, and the file browsers are served: an H.264/AAC MP4 (or an AAC M4A for audio)
  * when they can't play the original (MOV, AVI, Opus as Chromium records it), else the original's streams copied without its metadata (title, location...).
  * Works on a local copy in DATA_DIR/tmp, whatever the storage; running it again changes nothing.
@@ -61,7 +71,8 @@ const goneMeanwhile = (deps: Deps, kind: 'artwork' | 'media', id: number) => asy
 async function handleProcessMedia(deps: Deps, { mediaId }: JobPayloads['process-media']) {
   const stream = mediaStream(mediaId);
   const { state } = await deps.store.aggregate(stream, mediaDecider.evolve, mediaDecider.initial);
-  if (!state.exists || state.processed || (await deps.store.isErased(stream))) return;
+  if (state.exists && state.processed) return;
+  if (!state.exists || (await deps.store.isErased(stream))) return removeLeftovers(deps, 'media', mediaId);
   const tmp = path.join(deps.config.dataDir, 'tmp');
   fs.mkdirSync(tmp, { recursive: true });
   const work = fs.mkdtempSync(path.join(tmp, `media-${mediaId}-`));

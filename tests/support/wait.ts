@@ -32,3 +32,21 @@ export async function appended(
     return rows.length === count;
   }, 60_000);
 }
+
+/**
+ * Waits until the catalog projection has read every event now in the log. Events appended one after
+ * another may be projected in different batches: a test that saw the read model take the first has
+ * not seen it take the next.
+ */
+export async function projected(pool: {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}): Promise<void> {
+  const { rows } = await pool.query(`SELECT coalesce(max(position), 0)::bigint::text AS last FROM events`);
+  const last = BigInt((rows[0] as { last: string }).last);
+  await waitFor(async () => {
+    const { rows: at } = await pool.query(
+      `SELECT coalesce((SELECT position FROM projection_checkpoints WHERE name = 'catalog'), 0)::bigint::text AS position`,
+    );
+    return BigInt((at[0] as { position: string }).position) >= last;
+  }, 60_000);
+}
