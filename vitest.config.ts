@@ -8,12 +8,15 @@ process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, 'node_modules/
 
 export default defineConfig({
   test: {
-    // Two files at a time, each vitest worker on a PostgreSQL cluster of its own
+    // Four files at a time on 2 cores: a run spends about 18 minutes of CPU (all its processes:
+    // PostgreSQL, Chromium, ffmpeg, the tests) whatever the number of workers, and with two it took
+    // 30 minutes, the cores mostly waiting on commits, timers and the browser; with four, 17 minutes.
+    // TEST_WORKERS sets another number. Each vitest worker has a PostgreSQL cluster of its own
     // (tests/support/postgresGlobalSetup.ts): transaction ids and the snapshot horizon the chain
     // sealer waits on are cluster-wide, so files sharing one cluster held back each other's sealing (a
     // chain test saw 39 of 40 links sealed). An external DATABASE_URL is one cluster for every worker:
-    // one file at a time there. docs/test-times.md
-    maxWorkers: process.env.DATABASE_URL ? 1 : Number(process.env.TEST_WORKERS ?? 2),
+    // one file at a time there. docs/test-times.md (sixth pass)
+    maxWorkers: process.env.DATABASE_URL ? 1 : Number(process.env.TEST_WORKERS ?? 4),
     projects: [
       {
         test: {
