@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { io as connect, type Socket } from 'socket.io-client';
 import type pg from 'pg';
 import { photo } from '../tests/support/images.ts';
-import { GUEST_PASSWORD, cpuSeconds, rssBytes, signIn, spread, startApp, startServer } from './support.ts';
+import { GUEST_PASSWORD, cpuSeconds, postgresCpu, rssBytes, signIn, spread, startApp, startServer } from './support.ts';
 
 const VISITORS = Number(process.env.BENCH_VISITORS ?? 300);
 const ARTWORKS = 24;
@@ -193,8 +193,10 @@ async function stepTable(name: string, base: string, password: string, pid: numb
 }
 
 /** VISITORS visitors start at the same moment; each logs in, opens its socket, loads page 1 and its card images. */
-async function crowd(base: string, password: string, pid: number) {
+async function crowd(base: string, password: string, pid: number, database: (() => number) | null) {
   const sockets: Socket[] = [];
+  const client = process.cpuUsage();
+  const databaseBefore = database?.() ?? NaN;
   const times: number[] = [];
   let failures = 0;
   let images = 0;
@@ -219,6 +221,8 @@ async function crowd(base: string, password: string, pid: number) {
   const wall = (performance.now() - started) / 1000;
   clearInterval(sampler);
   const after = usage(pid);
+  const clientUsed = process.cpuUsage(client);
+  const databaseSeconds = (database?.() ?? NaN) - databaseBefore;
   for (const s of sockets) s.close();
   const { p50, p95, max } = spread(times);
   return {
@@ -230,6 +234,8 @@ async function crowd(base: string, password: string, pid: number) {
     mb: bytes / VISITORS / 1e6,
     cpu: ((after.cpu - before.cpu) / wall) * 100,
     cpuSeconds: after.cpu - before.cpu,
+    clientSeconds: (clientUsed.user + clientUsed.system) / 1e6,
+    databaseSeconds,
     rssBefore: before.rss / 2 ** 20,
     rssPeak: peak / 2 ** 20,
   };
@@ -252,6 +258,7 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       }
     : {};
   const app = await startApp(databaseUrl, probeEnv);
+  const database = await postgresCpu(pool);
   let baselineServer: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const base = app.base;
@@ -303,10 +310,10 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       spans.push(`| ${name} | ${p.cpuMs.toFixed(0)} ms | ${total} | ${top} |`);
     };
     await span('before the crowds');
-    const cold = await crowd(base, GUEST_PASSWORD, app.process.pid!);
+    const cold = await crowd(base, GUEST_PASSWORD, app.process.pid!, database);
     await span('first crowd (cold)');
     // the same crowd again: card images in memory, pages cached
-    const warm = await crowd(base, GUEST_PASSWORD, app.process.pid!);
+    const warm = await crowd(base, GUEST_PASSWORD, app.process.pid!, database);
     await span('second crowd (warm)');
     const stepRows = STEPS ? await stepTable('the app (warm)', base, GUEST_PASSWORD, app.process.pid!, probeFile) : [];
 
@@ -330,7 +337,7 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       ...probeEnv,
       BENCH_PROBE_PROFILE_DIR: '',
     });
-    const baseline = await crowd(baselineServer.base, GUEST_PASSWORD, baselineServer.process.pid!);
+    const baseline = await crowd(baselineServer.base, GUEST_PASSWORD, baselineServer.process.pid!, database);
     if (STEPS) {
       const p = await probe(baselineServer.process.pid!, probeFile);
       spans.push(`| baseline crowd (static files) and its start | ${p.cpuMs.toFixed(0)} ms | 0 | |`);
@@ -346,17 +353,17 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
     }
 
     const row = (name: string, r: typeof cold) =>
-      `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.failures} | ${r.images} | ${r.mb.toFixed(2)} MB | ${r.cpu.toFixed(0)}% (${r.cpuSeconds.toFixed(1)} s) | ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MiB |`;
+      `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.failures} | ${r.images} | ${r.mb.toFixed(2)} MB | ${r.cpu.toFixed(0)}% (${r.cpuSeconds.toFixed(1)} s) | ${r.databaseSeconds.toFixed(1)} s | ${r.clientSeconds.toFixed(1)} s | ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MiB |`;
     return [
       `### A whole visit at reveal scale: ${VISITORS} visitors at once (login, socket, gallery page 1, its ${ARTWORKS > 20 ? 20 : ARTWORKS} card images)`,
       '',
       `Each visitor starts at the same moment, loads its images ${PARALLEL_PER_VISITOR} at a time (as a browser does), and picks the`,
       'card width a desktop (320w), tablet (480w) or phone at 3x (640w) would, a third each. Time: from the start until the',
-      "visitor has the page, all its images and its socket. The first crowd meets cold caches (no gallery page cached, card images on disk where the renditions job put them, none in memory); a second crowd then runs against the warm server. CPU: the server process's user+system time over the run's wall time (200% = both cores).",
+      "visitor has the page, all its images and its socket. The first crowd meets cold caches (no gallery page cached, card images on disk where the renditions job put them, none in memory); a second crowd then runs against the warm server. CPU: the server process's user+system time over the run's wall time (200% = both cores); PostgreSQL's (every process of the cluster) and the visitors' (this benchmark process) in seconds over the same crowd.",
       'The visitors run in the benchmark process on the same 2 cores.',
       '',
-      '| server | p50 | p95 | max | failures | images | per visitor | server CPU | server RSS |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      "| server | p50 | p95 | max | failures | images | per visitor | server CPU | PostgreSQL CPU | visitors' CPU | server RSS |",
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       row('the app, first crowd: cold caches (card images on disk)', cold),
       row('the app, second crowd: the same again (card images in memory, pages cached)', warm),
       row('baseline: the same bytes as static files (express.static), fixed login, bare socket.io', baseline),
