@@ -38,13 +38,14 @@ process.on('SIGUSR2', () => {
   void (async () => {
     const used = process.cpuUsage(cpu);
     const counted = Object.fromEntries([...statements].sort((a, b) => b[1] - a[1]));
-    statements = new Map();
-    cpu = process.cpuUsage();
     if (session) {
       const { profile } = await session.post('Profiler.stop');
       fs.writeFileSync(path.join(profileDir!, `${span}.cpuprofile`), JSON.stringify(profile));
       await session.post('Profiler.start');
     }
+    // the next span starts after the profile is written: its cost is in neither
+    statements = new Map();
+    cpu = process.cpuUsage();
     span++;
     // written whole, then renamed: the reader waits for the file to appear
     fs.writeFileSync(`${file}.tmp`, JSON.stringify({ cpuMs: (used.user + used.system) / 1000, statements: counted }));

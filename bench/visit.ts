@@ -310,6 +310,11 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
       spans.push(`| ${name} | ${p.cpuMs.toFixed(0)} ms | ${total} | ${top} |`);
     };
     await span('before the crowds');
+    if (STEPS) {
+      // what the app does on its own (projections, jobs, presence) while nobody visits
+      await sleep(5000);
+      await span('5 s with nobody visiting');
+    }
     const cold = await crowd(base, GUEST_PASSWORD, app.process.pid!, database);
     await span('first crowd (cold)');
     // the same crowd again: card images in memory, pages cached
