@@ -34,11 +34,15 @@ const pick = (card: Card, width: number) =>
     .map((c) => c.split(' '))
     .find((c) => c[1] === `${width}w`)![0]!;
 
+/** Live messages the visitors' sockets were sent, by event, since the last crowd began. */
+let liveMessages: Record<string, number> = {};
+
 async function visit(base: string, password: string, visitor: number, sockets: Socket[]) {
   const sessionToken = await signIn(base, password);
   const headers = { 'x-session-token': sessionToken };
   const socket = connect(base, { auth: { token: sessionToken }, transports: ['websocket'], reconnection: false });
   sockets.push(socket);
+  socket.onAny((event: string) => (liveMessages[event] = (liveMessages[event] ?? 0) + 1));
   const connected = new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);
@@ -196,6 +200,7 @@ async function stepTable(name: string, base: string, password: string, pid: numb
 async function crowd(base: string, password: string, pid: number, database: (() => number) | null) {
   const sockets: Socket[] = [];
   const client = process.cpuUsage();
+  liveMessages = {};
   const databaseBefore = database?.() ?? NaN;
   const times: number[] = [];
   let failures = 0;
@@ -235,6 +240,9 @@ async function crowd(base: string, password: string, pid: number, database: (() 
     cpu: ((after.cpu - before.cpu) / wall) * 100,
     cpuSeconds: after.cpu - before.cpu,
     clientSeconds: (clientUsed.user + clientUsed.system) / 1e6,
+    messages: Object.entries(liveMessages)
+      .map(([event, n]) => `${n} ${event}`)
+      .join(', '),
     databaseSeconds,
     rssBefore: before.rss / 2 ** 20,
     rssPeak: peak / 2 ** 20,
@@ -358,7 +366,7 @@ export async function benchVisit(pool: pg.Pool, databaseUrl: string) {
     }
 
     const row = (name: string, r: typeof cold) =>
-      `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.failures} | ${r.images} | ${r.mb.toFixed(2)} MB | ${r.cpu.toFixed(0)}% (${r.cpuSeconds.toFixed(1)} s) | ${r.databaseSeconds.toFixed(1)} s | ${r.clientSeconds.toFixed(1)} s | ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MiB |`;
+      `| ${name} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.max.toFixed(0)} ms | ${r.failures} | ${r.images} | ${r.mb.toFixed(2)} MB | ${r.cpu.toFixed(0)}% (${r.cpuSeconds.toFixed(1)} s) | ${r.databaseSeconds.toFixed(1)} s | ${r.clientSeconds.toFixed(1)} s | ${r.rssBefore.toFixed(0)} → ${r.rssPeak.toFixed(0)} MiB | ${r.messages || 'none'} |`;
     return [
       `### A whole visit at reveal scale: ${VISITORS} visitors at once (login, socket, gallery page 1, its ${ARTWORKS > 20 ? 20 : ARTWORKS} card images)`,
       '',
