@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_CACHE_MS } from './sessions.ts';
 import { client, PASSWORDS, startSecondProcess, startTestServer, type TestServer } from '../../tests/support/server.ts';
@@ -111,6 +112,27 @@ describe('sessions', () => {
     } finally {
       if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
       await second.close();
+    }
+  });
+
+  it('looks a new session up once for the requests a page sends together (decision 149)', async () => {
+    const token = await t.login('guest');
+    const { pool } = t.server.deps;
+    const lookups: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof pool.query>) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (!/FROM sessions WHERE token_hash/.test(text)) return query(...args);
+      lookups.push(text);
+      // a busy database: every request of the page has arrived before the first lookup is answered
+      return sleep(300).then(() => query(...args));
+    }) as typeof pool.query;
+    try {
+      const statuses = await Promise.all(Array.from({ length: 8 }, () => sessionStatus(token)));
+      expect(statuses).toEqual(Array(8).fill(200));
+      expect(lookups).toHaveLength(1);
+    } finally {
+      pool.query = query;
     }
   });
 

@@ -63,6 +63,8 @@ export class SessionStore {
   readonly #db: pg.Pool;
   #secrets: Partial<Record<SessionRole, string>> = {};
   readonly #cache = new Map<string, { session: Session; until: number }>();
+  /** lookups on their way, and the endings heard when each began: requests for one token share one */
+  readonly #loading = new Map<string, { heard: number; session: Promise<Session | undefined> }>();
   #listener?: PgListener;
   #listening = false;
   readonly #echoes = new Map<string, () => void>();
@@ -138,13 +140,25 @@ export class SessionStore {
         if (still) return still.session;
       }
     }
-    const heard = this.#heard;
-    const session = await this.#load(tokenHash);
-    if (session && this.#listening && this.#heard === heard) {
-      if (this.#cache.size >= CACHE_ENTRIES) this.#cache.clear();
-      this.#cache.set(tokenHash, { session, until: Date.now() + SESSION_CACHE_MS });
+    // a page's requests arrive together (decision 149): they share the lookup already on its way, as
+    // they would its answer in memory, unless an ending was heard since it began
+    const loading = this.#loading.get(tokenHash);
+    if (loading && this.#listening && (await this.#caughtUp()) && this.#heard === loading.heard) {
+      return loading.session;
     }
-    return session;
+    const heard = this.#heard;
+    const lookup = this.#load(tokenHash);
+    this.#loading.set(tokenHash, { heard, session: lookup });
+    try {
+      const session = await lookup;
+      if (session && this.#listening && this.#heard === heard) {
+        if (this.#cache.size >= CACHE_ENTRIES) this.#cache.clear();
+        this.#cache.set(tokenHash, { session, until: Date.now() + SESSION_CACHE_MS });
+      }
+      return session;
+    } finally {
+      if (this.#loading.get(tokenHash)?.session === lookup) this.#loading.delete(tokenHash);
+    }
   }
 
   /**

@@ -86,6 +86,54 @@ describe('card images', () => {
     expect((await fetch(`${t.url}${card.src}`)).status).toBe(401);
   });
 
+  /** An approved artwork with its card made; the card's URL at width 480. */
+  async function approvedCard(title: string) {
+    const id = await submitArtwork(title, 400, 300);
+    await waitFor(async () => {
+      const r = await t.server.deps.pool.query(`SELECT image FROM catalog_items WHERE kind = 'artwork' AND id = $1`, [
+        id,
+      ]);
+      return r.rows[0]?.image?.display;
+    });
+    expect((await admin('PATCH', `/api/admin/artworks/${id}`, { status: 'approved' })).status).toBe(200);
+    const item = await waitFor(async () => {
+      const body = (await guest('GET', '/api/gallery')).body as { items: Array<{ id: number; card: Card | null }> };
+      return body.items.find((i) => i.id === id);
+    });
+    return { id, src: item.card!.src };
+  }
+
+  it('asks the database about an item once for a crowd of requests for its images (decision 149)', async () => {
+    const { src } = await approvedCard('Asked once');
+    const { pool, realtime } = t.server.deps;
+    const asked: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof pool.query>) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (/AS email\s+FROM catalog_items/.test(text)) asked.push(text);
+      return query(...args);
+    }) as typeof pool.query;
+    try {
+      const at = realtime.known.at;
+      const answers = await Promise.all(Array.from({ length: 20 }, () => get(src)));
+      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect((await get(src.replace('480.webp', '320.webp'))).status).toBe(200);
+      // nothing moved the catalog meanwhile, so one question answered them all
+      expect(realtime.known.at).toBe(at);
+      expect(asked).toHaveLength(1);
+    } finally {
+      pool.query = query;
+    }
+  });
+
+  it('refuses a guest the images of an item archived a moment ago', async () => {
+    const { id, src } = await approvedCard('Archived soon');
+    expect((await get(src)).status).toBe(200);
+    expect((await admin('PATCH', `/api/admin/artworks/${id}`, { status: 'archived' })).status).toBe(200);
+    expect((await get(src)).status).toBe(404);
+    expect((await get(src.replace('480.webp', '640.webp'))).status).toBe(404);
+  });
+
   it('never shows a pending item to a guest', async () => {
     const id = await submitArtwork('Waiting for review', 400, 300);
     const row = await waitFor(async () => {

@@ -1,20 +1,14 @@
 import { Router, type Response } from 'express';
-import {
-  CARD_ASPECT,
-  CARD_WIDTHS,
-  cardSource,
-  cardUrl,
-  cardVersion,
-  type CardKind,
-} from '#projections/catalog/cardImages.ts';
-import { findItem } from '#projections/catalog/items.ts';
+import { CARD_ASPECT, CARD_WIDTHS, cardUrl, type CardKind } from '#projections/catalog/cardImages.ts';
 import { isAdmin } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
 import { idParam } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
+import { wroteAt } from '../http/readYourWrites.ts';
 import { BlobNotFound } from '../storage/index.ts';
 import { KINDS } from '../kinds.ts';
 import { cardKey, cardPrefix, loadCardImages } from './cards.ts';
+import { CardSources } from './cardSources.ts';
 
 /** The kinds whose cards show a picture (an artwork, a video's poster), by their name in the URL. */
 const CARD_KINDS = new Map(Object.keys(CARD_ASPECT).map((kind) => [kind, kind as CardKind]));
@@ -32,6 +26,7 @@ export function imageRoutes(deps: Deps) {
   const memory = new Map<string, Buffer>();
   let memoryBytes = 0;
   const making = new Map<string, Promise<Map<number, Buffer>>>();
+  const origins = new CardSources(deps.pool, () => deps.realtime.known.at);
 
   router.get('/images/:kind/:id/:version/:file', async (req, res) => {
     const kind = CARD_KINDS.get(req.params.kind);
@@ -39,10 +34,9 @@ export function imageRoutes(deps: Deps) {
     const width = Number(/^(\d+)\.webp$/.exec(req.params.file)?.[1]);
     if (!kind || !id || !(CARD_WIDTHS as readonly number[]).includes(width)) throw notFound('Image');
     const { label } = KINDS[kind];
-    const row = await findItem(deps.pool, kind, id, { admin: isAdmin(req) });
-    const source = row && cardSource(row);
-    const version = row && cardVersion(row);
-    if (!row || !source || !version) throw notFound(label);
+    const origin = await origins.find(kind, id, { admin: isAdmin(req) }, wroteAt(req));
+    if (!origin) throw notFound(label);
+    const { source, version } = origin;
     if (version !== req.params.version) {
       // an older URL: point at the current one, which is the one to cache
       res.set('Cache-Control', 'no-cache').redirect(302, cardUrl(kind, id, version, width));

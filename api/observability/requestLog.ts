@@ -3,6 +3,20 @@ import { pinoHttp } from 'pino-http';
 import { errorFields, log } from './logger.ts';
 
 const QUIET = /^\/(health-check|ready|metrics)(\?|$)/;
+/** Card images: twenty to a gallery page, so a room opening it at once writes thousands of lines. */
+const CARD_IMAGE = /^\/api\/images\//;
+
+/**
+ * The level an answer is logged at: errors and outages always; probes, scrapes and card images
+ * (decision 150) only when they fail, or at debug; the rest at info.
+ */
+export function answerLevel(url: string, statusCode: number, failed: boolean) {
+  // 503 is a passing outage (decision 019): worth a warning, not an error line per request
+  if (statusCode === 503) return QUIET.test(url) ? 'silent' : 'warn';
+  if (failed || statusCode >= 500) return 'error';
+  if (QUIET.test(url)) return 'silent';
+  return CARD_IMAGE.test(url) && statusCode < 400 ? 'debug' : 'info';
+}
 
 /**
  * One JSON line per answer, carrying the request id the client sees in X-Request-Id and the events
@@ -13,13 +27,7 @@ const QUIET = /^\/(health-check|ready|metrics)(\?|$)/;
 export const requestLog = pinoHttp({
   logger: log,
   genReqId: (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? '',
-  customLogLevel: (req, res: ServerResponse, error) => {
-    // 503 is a passing outage (decision 019): worth a warning, not an error line per request
-    if (res.statusCode === 503) return QUIET.test(req.url ?? '') ? 'silent' : 'warn';
-    if (error || res.err || res.statusCode >= 500) return 'error';
-    // probes and scrapes are logged only when they fail
-    return QUIET.test(req.url ?? '') ? 'silent' : 'info';
-  },
+  customLogLevel: (req, res: ServerResponse, error) => answerLevel(req.url ?? '', res.statusCode, !!(error || res.err)),
   // without `res.err` the error is pino-http's own "failed with status code N", whose stack says nothing
   customErrorObject: (_req, res, _error, { err, ...fields }: { err: Error }) => (res.err ? { err, ...fields } : fields),
   serializers: {
