@@ -194,6 +194,13 @@ export class LiveCache {
           const before = query.state.data;
           const after = withCaptions(query.queryKey, before, message.payload);
           if (after !== before) queryClient.setQueryData(query.queryKey, after);
+          // An answer on its way may have been read before the change and would undo the patch (a
+          // track's words are not laid again as counters are): such a query loads again, as a
+          // gallery page on its way does. The item's own first load is one of them.
+          const theItem = query.queryKey.length === 2 && sameItem(query.queryKey, 'media', message.payload.id);
+          if (query.state.fetchStatus !== 'idle' && (after !== before || theItem)) {
+            this.invalidate({ queryKey: query.queryKey, exact: true });
+          }
         }
         this.invalidate(trackWordsOf(message.payload.id));
         return;

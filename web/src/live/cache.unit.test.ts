@@ -158,3 +158,32 @@ describe('an arrival in a gallery page that has loaded', () => {
     expect(data()?.total).toBe(3);
   });
 });
+
+// A track's change is laid on the cached item at once; an answer that was already on its way, read
+// before the change, must not undo it (captions.e2e: the detail page's welcome refetch landed after
+// the message and the Transcript never showed).
+describe('a new track that lands while the item is being fetched again', () => {
+  it('is not undone by the answer from before it: the item loads again', async () => {
+    type Media = { id: number; captionsUrl: string | null };
+    const { cache, server, data } = setUp<Media>(['media', 7]);
+    await settled();
+    server.answer(0, { id: 7, captionsUrl: null });
+    await settled();
+
+    // the welcome's refetch leaves; the track is added and its message arrives before the answer
+    cache.invalidate({ refetchType: 'active' });
+    await settled();
+    expect(server.asked).toBe(2);
+    cache.apply({
+      event: 'media:captions-changed',
+      payload: { position: 9, kind: 'media', id: 7, captionsUrl: '/api/media/7/captions' },
+    } as unknown as LiveMessage);
+    expect(data()?.captionsUrl).toBe('/api/media/7/captions');
+    server.answer(1, { id: 7, captionsUrl: null });
+    await settled();
+    expect(server.asked).toBe(3);
+    server.answer(2, { id: 7, captionsUrl: '/api/media/7/captions' });
+    await settled();
+    expect(data()?.captionsUrl).toBe('/api/media/7/captions');
+  });
+});
