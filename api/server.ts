@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type net from 'node:net';
 import { EventStore } from '#events/store.ts';
 import { projections } from '#projections/index.ts';
 import { ProjectionRunner } from '#projections/runner.ts';
@@ -89,6 +90,10 @@ export async function startServer(
   deps.jobs = await JobQueue.start(database.url, working ? instrumentJobs(jobHandlers(deps)) : undefined);
 
   let httpServer: http.Server | undefined;
+  // Every open connection: at the close, one that has not sent a byte yet (a browser's preconnect, a
+  // pool's spare) is closed with the idle ones. Node's closeIdleConnections leaves it open until the
+  // headers timeout (76 s), so a close waited that long for a request that may never come.
+  const connections = new Set<net.Socket>();
   if (serving) {
     httpServer = http.createServer(createApp(deps));
     // A proxy or a client keeps an idle connection to use again; the server must not close it
@@ -96,6 +101,10 @@ export async function startServer(
     // Caddy and browsers keep). Closing the server still closes idle connections at once.
     httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
     httpServer.headersTimeout = KEEP_ALIVE_MS + 1000;
+    httpServer.on('connection', (socket: net.Socket) => {
+      connections.add(socket);
+      socket.once('close', () => connections.delete(socket));
+    });
   }
   const realtime = new Realtime(pool, sessions, httpServer);
   deps.realtime = realtime;
@@ -146,7 +155,12 @@ export async function startServer(
     async close() {
       // socket.io's close closes the HTTP server too, waiting for every connection: from here on a
       // kept-alive connection is closed as soon as its request is answered
-      const idle = httpServer && setInterval(() => httpServer.closeIdleConnections(), 100);
+      const idle =
+        httpServer &&
+        setInterval(() => {
+          httpServer.closeIdleConnections();
+          for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
+        }, 100);
       lagWatch?.stop();
       unmeasureLag();
       await runner?.stop();

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seeder } from '../../tests/support/seedGallery.ts';
@@ -173,6 +174,24 @@ describe('keep-alive', () => {
       expect(performance.now() - started).toBeLessThan(3_000);
     } finally {
       agent.destroy();
+    }
+  });
+
+  it('closes at once with a connection open that never sent a request (a preconnect)', async () => {
+    const own = await startTestServer();
+    // a browser opens a connection ahead of a request it may never send; so does an aborted fetch's pool
+    const preconnect = net.connect(Number(new URL(own.url).port), '127.0.0.1');
+    await new Promise<void>((resolve, reject) => preconnect.once('connect', resolve).once('error', reject));
+    const ended = new Promise<void>((resolve) => preconnect.once('close', () => resolve()));
+    preconnect.on('error', () => {});
+    try {
+      const started = performance.now();
+      await own.close();
+      // before: the close waited for the connection's headers timeout (76 s)
+      expect(performance.now() - started).toBeLessThan(3_000);
+      await ended;
+    } finally {
+      preconnect.destroy();
     }
   });
 });

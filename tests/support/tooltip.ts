@@ -1,30 +1,68 @@
 import type { Locator, Page } from 'playwright-core';
 
+interface TooltipTiming {
+  entered?: number;
+  shown?: number;
+  /** what happened from the hover on, in the page's clock: for the message when no tooltip shows */
+  seen: string[];
+  trigger?: Element;
+}
+type Watched = Window & { __tooltipTiming: TooltipTiming };
+
 /**
  * Hovers `trigger` and waits for the tooltip called `name`; returns how long it took to show, in ms
  * of the page's own clock: from the pointer entering the trigger (the input event's time stamp) to
  * the tooltip's element being added. Measured in the page, so a slow test process or a slow round
- * trip to the browser cannot make a delay look shorter or longer than the page made it.
+ * trip to the browser cannot make a delay look shorter or longer than the page made it. When no
+ * tooltip shows, the error says what the page saw meanwhile (the pointer leaving, a scroll, a tooltip
+ * that came and went, what is under the pointer now).
  */
 export async function hoverForTooltip(page: Page, trigger: Locator, name: string, timeout = 2_000): Promise<number> {
   await trigger.evaluate((element) => {
-    const timing: { entered?: number; shown?: number } = {};
-    (window as unknown as { __tooltipTiming: typeof timing }).__tooltipTiming = timing;
-    element.addEventListener('pointerenter', (event) => (timing.entered ??= event.timeStamp), { once: true });
+    const timing: TooltipTiming = { seen: [], trigger: element };
+    (window as unknown as Watched).__tooltipTiming = timing;
+    const note = (what: string) => timing.seen.push(`${Math.round(performance.now())} ${what}`);
+    element.addEventListener('pointerenter', (event) => {
+      timing.entered ??= event.timeStamp;
+      note(`pointerenter (${(event as PointerEvent).pointerType})`);
+    });
+    for (const type of ['pointerleave', 'pointerdown', 'focusout']) element.addEventListener(type, () => note(type));
+    window.addEventListener('scroll', () => note(`scroll to ${Math.round(window.scrollY)}`), { capture: true });
     const isTooltip = (node: Node) =>
       node instanceof Element && (node.matches('[role="tooltip"]') || !!node.querySelector('[role="tooltip"]'));
     const watch = new MutationObserver((changes) => {
-      if (!changes.some((change) => [...change.addedNodes].some(isTooltip))) return;
-      timing.shown = performance.now();
-      watch.disconnect();
+      for (const change of changes) {
+        if ([...change.addedNodes].some(isTooltip)) {
+          timing.shown ??= performance.now();
+          note('tooltip added');
+        }
+        if ([...change.removedNodes].some(isTooltip)) note('tooltip removed');
+        if ([...change.removedNodes].some((node) => node.contains(element))) note('trigger removed');
+      }
     });
     watch.observe(document.body, { childList: true, subtree: true });
   });
   await trigger.hover();
-  await page.getByRole('tooltip', { name }).waitFor({ state: 'visible', timeout });
-  const { entered, shown } = await page.evaluate(
-    () => (window as unknown as { __tooltipTiming: { entered?: number; shown?: number } }).__tooltipTiming,
-  );
+  try {
+    await page.getByRole('tooltip', { name }).waitFor({ state: 'visible', timeout });
+  } catch (error) {
+    const seen = await page.evaluate(() => {
+      const { seen, trigger } = (window as unknown as Watched).__tooltipTiming;
+      const box = trigger?.getBoundingClientRect();
+      const under = box && document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return [
+        ...seen,
+        `now ${Math.round(performance.now())}: trigger ${trigger?.isConnected ? 'in the page' : 'gone'}` +
+          (box ? ` at ${Math.round(box.left)},${Math.round(box.top)}` : '') +
+          `; under its centre: ${under ? under.outerHTML.slice(0, 120) : 'nothing'}`,
+      ];
+    });
+    throw new Error(`no "${name}" tooltip within ${timeout} ms; the page saw:\n${seen.join('\n')}`, { cause: error });
+  }
+  const { entered, shown } = await page.evaluate(() => {
+    const { entered, shown } = (window as unknown as Watched).__tooltipTiming;
+    return { entered, shown };
+  });
   if (entered === undefined || shown === undefined) throw new Error(`no timing for the "${name}" tooltip`);
   return shown - entered;
 }
