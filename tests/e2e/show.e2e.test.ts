@@ -3,7 +3,7 @@ import jsqr from 'jsqr';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, launchFullChromium } from '../support/browser.ts';
 import { seeder, signedInContext, type Seeder } from '../support/seedGallery.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -32,9 +32,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function open(role: 'guest' | 'admin', url: string, options = {}): Promise<Page> {
-  const { context, page } = await signedInContext(browser, t, role, options);
-  contexts.push(context);
+async function open(role: 'guest' | 'admin', url: string, options = {}, on: Browser = browser): Promise<Page> {
+  const { context, page } = await signedInContext(on, t, role, options);
+  if (on === browser) contexts.push(context);
   await page.goto(url);
   return page;
 }
@@ -154,13 +154,19 @@ describe('the show: a presenter and the screens that follow (CONTRACT §7)', () 
   }, 120_000);
 
   it("keeps the big screen and the presenter's phone awake (Screen Wake Lock)", async () => {
-    const presenter = await open('admin', '/admin/show', PHONE);
-    await expect.poll(() => presenter.getByTestId('wake-lock').isVisible(), { timeout: 10_000 }).toBe(true);
-    await presenter.screenshot({ path: `${SCREENS}/show-presenter-awake-phone.png` });
-    const big = await open('guest', '/reveal');
-    await expect
-      .poll(() => big.locator('[data-wake-lock]').getAttribute('data-wake-lock'), { timeout: 10_000 })
-      .toBe('held');
+    // the whole browser: the headless shell the other tests run in refuses a wake lock (decision 153)
+    const full = await launchFullChromium();
+    try {
+      const presenter = await open('admin', '/admin/show', PHONE, full);
+      await expect.poll(() => presenter.getByTestId('wake-lock').isVisible(), { timeout: 10_000 }).toBe(true);
+      await presenter.screenshot({ path: `${SCREENS}/show-presenter-awake-phone.png` });
+      const big = await open('guest', '/reveal', {}, full);
+      await expect
+        .poll(() => big.locator('[data-wake-lock]').getAttribute('data-wake-lock'), { timeout: 10_000 })
+        .toBe('held');
+    } finally {
+      await full.close();
+    }
   });
 
   it("shows the gallery's address as a QR code on the big screen, not on a phone", async () => {
