@@ -91,13 +91,22 @@ export function Header() {
   );
 }
 
-/** 'N viewing', from the socket's presence count; nothing until the first count arrives. */
+/**
+ * 'N viewing', from the socket's presence count; nothing until the first count arrives. The dot pulses
+ * twice when the count changes (someone came or went), then rests: a dot pulsing for as long as the
+ * page is open kept a phone's compositor drawing 60 frames a second all evening (decision 155).
+ */
 function Presence() {
   const online = useOnlineCount();
   if (online === null) return null;
   return (
     <p className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-medium whitespace-nowrap text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200">
-      <span className="h-2 w-2 rounded-full bg-emerald-500 motion-safe:animate-pulse" aria-hidden="true" />
+      <span
+        key={online}
+        data-testid="presence-dot"
+        className="h-2 w-2 rounded-full bg-emerald-500 motion-safe:animate-presence-pulse"
+        aria-hidden="true"
+      />
       {online} viewing
     </p>
   );
