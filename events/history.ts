@@ -41,8 +41,17 @@ async function forAuditors(pool: Pick<pg.Pool, 'query'>, events: ChainEvent[]): 
   });
 }
 
+/**
+ * LOG_HMAC_KEY as the caller has it (a thread's environment is a copy made when it started); without
+ * it, this process's.
+ */
+export interface HmacKeyOption {
+  hmacKey?: string | undefined;
+}
+
 /** The sealed events in chain order (or its reverse), filtered, one page; `next` is the seq to go on from. */
-export async function readHistory(pool: Pick<pg.Pool, 'query'>, q: HistoryFilter) {
+export async function readHistory(pool: Pick<pg.Pool, 'query'>, q: HistoryFilter, keys: HmacKeyOption = {}) {
+  const hmacKey = 'hmacKey' in keys ? keys.hmacKey : logHmacKey();
   const { rows } = await pool.query<ChainEventRow>(
     `${SELECT_CHAIN_EVENTS}
      WHERE ($1::bigint IS NULL OR c.seq > $1) AND ($2::bigint IS NULL OR c.seq < $2)
@@ -66,7 +75,7 @@ export async function readHistory(pool: Pick<pg.Pool, 'query'>, q: HistoryFilter
   return {
     events: await forAuditors(
       pool,
-      rows.map((r) => toChainEvent(r, logHmacKey())),
+      rows.map((r) => toChainEvent(r, hmacKey)),
     ),
     next: rows.length === q.limit ? rows.at(-1)!.seq : null,
   };
@@ -86,7 +95,14 @@ export async function chainHead(
 }
 
 /** One item's timeline: its own stream, and the comments and likes that name it, in chain order. */
-export async function itemHistory(pool: Pick<pg.Pool, 'query'>, stream: string, kind: string, id: number) {
+export async function itemHistory(
+  pool: Pick<pg.Pool, 'query'>,
+  stream: string,
+  kind: string,
+  id: number,
+  keys: HmacKeyOption = {},
+) {
+  const hmacKey = 'hmacKey' in keys ? keys.hmacKey : logHmacKey();
   const { rows } = await pool.query<ChainEventRow>(
     `${SELECT_CHAIN_EVENTS}
      WHERE e.stream_id = $1 OR (e.data->>'kind' = $2 AND e.data->>'itemId' = $3) ORDER BY c.seq`,
@@ -95,7 +111,7 @@ export async function itemHistory(pool: Pick<pg.Pool, 'query'>, stream: string, 
   return (
     await forAuditors(
       pool,
-      rows.map((r) => toChainEvent(r, logHmacKey())),
+      rows.map((r) => toChainEvent(r, hmacKey)),
     )
   ).map((e) => ({
     seq: e.seq,

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seeder } from '../../tests/support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
+import { readsInLine } from './readOffTheLoop.ts';
 import { verifiesInLine } from './verifyOffTheLoop.ts';
 
 let t: TestServer;
@@ -128,4 +132,124 @@ describe('verify on a thread of its own (decision 137)', () => {
     }, slow);
     expect((await next.next).body.ok).toBe(true);
   });
+});
+
+describe('history reads on a thread of their own (decision 154)', () => {
+  let slow: TestServer;
+  let auditorOfSlow: ReturnType<typeof client>;
+  beforeAll(async () => {
+    slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
+    auditorOfSlow = client(slow.url, await slow.login('auditor'));
+  });
+  afterAll(() => slow?.close());
+
+  /** The read thread's backends now waiting on the chain's lock. */
+  const waiting = async () =>
+    (
+      await slow.db.pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE application_name = 'tribute-audit' AND wait_event_type = 'Lock'`,
+      )
+    ).rows;
+
+  it('reads a history page and an item timeline on the thread, and answers 503, not 500, when its connection is cut', async () => {
+    for (const path of ['/api/admin/events?type=ItemLiked', '/api/admin/history/artwork/1']) {
+      const res = await whileChainLocked(async () => {
+        const asked = auditorOfSlow('GET', path);
+        asked.catch(() => {});
+        // the read is on the thread's own connection, named for the auditor: cut it mid-read
+        await waitFor(async () => {
+          const { rows } = await slow.db.pool.query<{ cut: boolean }>(
+            `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
+             WHERE application_name = 'tribute-audit' AND wait_event_type = 'Lock'`,
+          );
+          return rows.some((r) => r.cut);
+        }, 30_000);
+        return asked;
+      }, slow);
+      expect(res.status, path).toBe(503);
+      expect(res.body.message, path).toContain('cannot reach its storage');
+    }
+    // the thread made the answer's bytes, gzipped or not as the client takes them, and its ETag. The
+    // first event's page is asked until it stands still (a link gains its commitments after sealing):
+    // then its own ETag is answered 304, as a browser's cache asks (fetch adds no-cache, which Express
+    // answers whole)
+    await (await seeder(slow)).story({ title: 'Sealed first', content: 'The first event of the log.' });
+    const first = '/api/admin/events?before=2';
+    const token = await slow.login('auditor');
+    const conditional = (etag: string) =>
+      new Promise<number>((resolve, reject) =>
+        http
+          .get(`${slow.url}${first}`, { headers: { 'x-session-token': token, 'if-none-match': etag } }, (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          })
+          .on('error', reject),
+      );
+    await waitFor(async () => {
+      const now = await auditorOfSlow('GET', first);
+      return now.body.events?.length === 1 && (await conditional(now.headers.get('etag')!)) === 304;
+    }, 30_000);
+    const page = await auditorOfSlow('GET', first);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(page.headers.get('content-encoding')).toBe('gzip');
+    expect(page.body).toMatchObject({ events: [{ seq: 1 }] });
+    const plain = await auditorOfSlow('GET', first, undefined, { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.body).toEqual(page.body);
+    expect(plain.headers.get('etag')).toBe(page.headers.get('etag'));
+    expect((await auditorOfSlow('GET', '/api/admin/history/artwork/999')).status).toBe(404);
+  });
+
+  it('refuses a read past the sixteen running or waiting, at once, and answers those sixteen', async () => {
+    const { first, next } = await whileChainLocked(async () => {
+      const first = Array.from({ length: 16 }, () => auditorOfSlow('GET', '/api/admin/events?limit=1'));
+      for (const asked of first) asked.catch(() => {});
+      // four on the thread wait on the lock (two on connections, two for one); twelve wait for the thread
+      await waitFor(async () => (await waiting()).length === 2, 30_000);
+      await waitFor(async () => readsInLine() === 16, 30_000);
+      return { first, next: await auditorOfSlow('GET', '/api/admin/events?limit=1') };
+    }, slow);
+    expect(next.status).toBe(503);
+    expect(next.body.message).toBe('Too many reads of the log at once: try again in a moment');
+    expect(next.headers.get('retry-after')).toBe('5');
+    for (const res of await Promise.all(first)) expect(res.status).toBe(200);
+  });
+});
+
+describe("the auditor's backends yield the CPU to the room's (decision 154)", () => {
+  /** A process's nice (field 19 of /proc/PID/stat) and its session's (autogroup) nice, if the kernel has one. */
+  const niceOf = (pid: number) => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    const group = fs.existsSync(`/proc/${pid}/autogroup`)
+      ? Number(/nice (-?\d+)/.exec(fs.readFileSync(`/proc/${pid}/autogroup`, 'utf8'))![1])
+      : 19;
+    return { nice, group };
+  };
+
+  it.skipIf(!fs.existsSync('/proc/self/stat'))(
+    "runs verify's and the history's backends at nice 19, and leaves others at 0",
+    async () => {
+      const backends = await whileChainLocked(async () => {
+        const asked = [auditor('GET', '/api/admin/events/verify'), auditor('GET', '/api/admin/events?limit=1')];
+        for (const a of asked) a.catch(() => {});
+        let rows: Array<{ pid: number; application_name: string }> = [];
+        await waitFor(async () => {
+          ({ rows } = await t.db.pool.query(
+            `SELECT pid, application_name FROM pg_stat_activity
+             WHERE application_name IN ('tribute-verify', 'tribute-audit') AND wait_event_type = 'Lock'`,
+          ));
+          return rows.length === 2;
+        }, 30_000);
+        return rows.map((r) => ({ name: r.application_name, ...niceOf(r.pid) }));
+      });
+      expect(backends.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+        { name: 'tribute-audit', nice: 19, group: 19 },
+        { name: 'tribute-verify', nice: 19, group: 19 },
+      ]);
+      const { rows } = await t.db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      expect(niceOf(rows[0]!.pid)).toEqual({ nice: 0, group: 0 });
+    },
+  );
 });

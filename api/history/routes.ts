@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { anchorStoreFor } from '#events/anchors.ts';
 import type { VerifyResult } from '#events/chain.ts';
 import { exportNdjson } from '#events/export.ts';
-import { chainHead, itemHistory, readHistory } from '#events/history.ts';
-import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
+import { chainHead } from '#events/history.ts';
+import type { Kind } from '#projections/catalog/items.ts';
 import { listQuarantined } from '#projections/quarantine.ts';
 import { requireRole } from '../auth/middleware.ts';
 import type { Deps } from '../deps.ts';
@@ -13,8 +13,8 @@ import { idParam, metadataFor } from '../http/context.ts';
 import { notFound, parseInput } from '../http/errors.ts';
 import { readYourWrites } from '../http/readYourWrites.ts';
 import { KINDS, KIND_NAMES } from '../kinds.ts';
-import { auditRead } from './boundedRead.ts';
 import { stageAtRoutes } from './stageAt.ts';
+import { sendReadOffTheLoop } from './readOffTheLoop.ts';
 import { verifyOffTheLoop } from './verifyOffTheLoop.ts';
 
 const seqParam = (what: string) =>
@@ -60,8 +60,8 @@ export function historyRoutes(deps: Deps) {
   router.use(stageAtRoutes(deps));
 
   router.get('/admin/events', auditors, async (req, res) => {
-    const q = parseInput(Page, req.query);
-    res.json(await auditRead(deps, (db) => readHistory(db, q)));
+    const filter = parseInput(Page, req.query);
+    await sendReadOffTheLoop(deps, req, res, { what: 'page', filter });
   });
 
   router.get('/admin/events/verify', auditors, async (_req, res) => {
@@ -129,13 +129,9 @@ export function historyRoutes(deps: Deps) {
     const id = idParam(req.params.id as string);
     if (!entry || !id) throw notFound('Item');
     const kind = entry[0] as Kind;
-    const events = await auditRead(deps, (db) => itemHistory(db, entry[1].stream(id), kind, id));
-    if (events.length === 0) throw notFound(KINDS[kind].label);
-    const row = await findItem(deps.pool, kind, id, { admin: true });
-    res.json({
-      item: row ? toView(row, { admin: req.session!.role === 'admin' }) : null,
-      events,
-    });
+    const admin = req.session!.role === 'admin';
+    const read = { what: 'item', stream: entry[1].stream(id), kind, id, admin } as const;
+    await sendReadOffTheLoop(deps, req, res, read, () => notFound(KINDS[kind].label));
   });
 
   return router;

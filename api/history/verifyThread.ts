@@ -4,6 +4,7 @@ import { verifyChain, type VerifyResult } from '#events/chain.ts';
 import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
 import { isUnreachable } from '../http/errors.ts';
 import { systemClock } from '../time.ts';
+import { lowerBackendPriority } from './backendPriority.ts';
 
 /** What the verify thread is asked (api/history/verifyOffTheLoop.ts): plain data, copied across. */
 export interface VerifyTask {
@@ -42,6 +43,8 @@ export default async function verify(task: VerifyTask): Promise<VerifyAnswer> {
   };
   try {
     await client.connect();
+    // the backend reading the whole chain yields the CPU to the room's as this thread does (decision 154)
+    await lowerBackendPriority(client);
     // a thread stopped mid-read (its auditor left) just closes its socket: the backend looks for that
     // every second, in a long statement or a wait on a lock, rather than read on for nobody
     await client.query(
