@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
+import { chooseFilesOnDisk } from '../support/files.ts';
 import { makeTestMedia, removeTestMedia } from '../support/media.ts';
 import { signedInContext } from '../support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../support/server.ts';
@@ -194,7 +195,7 @@ describe('media form', () => {
     const huge = path.join(scratch, 'huge.mp4');
     fs.closeSync(fs.openSync(huge, 'w'));
     fs.truncateSync(huge, 513 * 1024 * 1024);
-    await page.getByLabel('Video or audio file').setInputFiles(huge);
+    await chooseFilesOnDisk(page.getByLabel('Video or audio file'), [huge]);
     await toastSays(page, 'File too large', 'File size must be under 512MB');
     await visible(page.getByText('Click to upload or drag and drop'));
 
