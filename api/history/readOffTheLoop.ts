@@ -1,43 +1,32 @@
-import { Piscina } from 'piscina';
-import { logHmacKey } from '#events/canonical.ts';
 import type { Request, Response } from 'express';
+import { logHmacKey } from '#events/canonical.ts';
 import type { Deps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
-import { readTooLong } from './boundedRead.ts';
+import { auditorThread } from './auditorThread.ts';
 import type { AuditorRead, ReadAnswer, ReadTask } from './readThread.ts';
+
+/** Reads running or waiting at most: a console left refreshing, or a script, is told to wait. */
+export const READ_QUEUE = 16;
 
 /**
  * The auditors' read thread (decision 154): a history page is a query, a hash of each of its up to
  * 1,000 links and their JSON, milliseconds of CPU the API's event loop must not spend while guests
- * wait on it. One thread at the lowest priority, as verify's (decision 137): on a busy machine the
- * room's requests get the CPU first and the auditor waits. A few reads at once on it, each waiting on
- * the database most of its time; made at the first read, let go after a minute idle.
+ * wait on it. A few reads at once on it, each waiting on the database most of its time.
  */
-let pool: Piscina<ReadTask, ReadAnswer> | undefined;
-
-function reader() {
-  return (pool ??= new Piscina({
-    filename: new URL('./readThread.ts', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: 1,
-    concurrentTasksPerWorker: 4,
-    idleTimeout: 60_000,
-    niceIncrement: 19,
-  }));
-}
-
-/** Reads running or waiting at most: a console left refreshing, or a script, is told to wait. */
-export const READ_QUEUE = 16;
-let queued = 0;
+const reader = auditorThread<ReadTask, ReadAnswer>({
+  filename: new URL('./readThread.ts', import.meta.url),
+  name: 'auditor read thread',
+  queue: READ_QUEUE,
+  busy: 'Too many reads of the log at once: try again in a moment',
+  atOnce: 4,
+});
 
 /** How many reads run or wait now, this process's share of READ_QUEUE. */
-export const readsInLine = (): number => queued;
+export const readsInLine = (): number => reader.inLine();
 
 /**
  * An auditor's read of the log on the read thread, sent: the thread made the answer's bytes (gzipped
- * when the client takes it) and its ETag, so the API only writes them. Past READ_QUEUE reads at once,
- * 503 at once; past the statement timeout, or on a connection that broke, 503 as on the API's own
- * connections (decisions 019 and 101). `notFound` is thrown for an item with no events.
+ * when the client takes it) and its ETag, so the API only writes them. `notFound` is thrown for an
+ * item with no events.
  */
 export async function sendReadOffTheLoop(
   deps: Deps,
@@ -46,27 +35,13 @@ export async function sendReadOffTheLoop(
   read: AuditorRead,
   notFound?: () => Error,
 ): Promise<void> {
-  if (queued >= READ_QUEUE) {
-    throw new HttpError(503, 'Too many reads of the log at once: try again in a moment', {}, { 'Retry-After': '5' });
-  }
-  queued++;
-  let answer: ReadAnswer;
-  try {
-    answer = await reader().run({
-      databaseUrl: deps.databaseUrl,
-      timeoutMs: deps.config.auditStatementTimeoutMs,
-      hmacKey: logHmacKey(),
-      gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip',
-      read,
-    });
-  } finally {
-    queued--;
-  }
-  if ('stopped' in answer) {
-    throw answer.stopped === 'timeout'
-      ? readTooLong()
-      : Object.assign(new Error('Connection terminated (auditor read thread)'), { code: '08006' });
-  }
+  const answer = await reader.run(() => ({
+    databaseUrl: deps.databaseUrl,
+    timeoutMs: deps.config.auditStatementTimeoutMs,
+    hmacKey: logHmacKey(),
+    gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip',
+    read,
+  }));
   if (answer.empty && notFound) throw notFound();
   res.vary('Accept-Encoding');
   res.set('ETag', answer.etag);

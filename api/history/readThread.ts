@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
-import { STATEMENT_TIMEOUT, boundedRead } from '#db/postgres.ts';
+import { boundedRead } from '#db/postgres.ts';
 import { itemHistory, readHistory, type HistoryFilter } from '#events/history.ts';
 import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
-import { isUnreachable } from '../http/errors.ts';
+import { stoppedBy, type Stopped } from './auditorThread.ts';
 import { lowerBackendPriority } from './backendPriority.ts';
 
 /** One auditor's read of the log: a page of the history, or one item with its timeline. */
@@ -23,13 +23,8 @@ export interface ReadTask {
   read: AuditorRead;
 }
 
-/**
- * The answer's bytes as the API sends them, with their ETag; `empty` when an item has no events (404).
- * Or why the read stopped (the statement timeout, or a connection that failed or broke), as plain
- * data: an error crossing threads loses its code.
- */
-export type ReadAnswer =
-  { body: Uint8Array; etag: string; gzipped: boolean; empty: boolean } | { stopped: 'timeout' | 'unreachable' };
+/** The answer's bytes as the API sends them, with their ETag; `empty` when an item has no events (404). */
+export type ReadAnswer = { body: Uint8Array; etag: string; gzipped: boolean; empty: boolean } | Stopped;
 
 /**
  * The thread's own connections: a few, let go when idle well before the thread is (a thread that ends
@@ -75,9 +70,7 @@ export default async function read(task: ReadTask): Promise<ReadAnswer> {
       return { item: row ? toView(row, { admin: read.admin }) : null, events };
     });
   } catch (error) {
-    if ((error as { code?: string }).code === STATEMENT_TIMEOUT) return { stopped: 'timeout' };
-    if (isUnreachable(error)) return { stopped: 'unreachable' };
-    throw error;
+    return stoppedBy(error);
   }
   const json = Buffer.from(JSON.stringify(answer));
   // the form of Express's own (weak) ETag, so that a conditional request is answered alike

@@ -1,9 +1,8 @@
 import pg from 'pg';
 import type { Anchor, AnchorStore } from '#events/anchors.ts';
 import { verifyChain, type VerifyResult } from '#events/chain.ts';
-import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
-import { isUnreachable } from '../http/errors.ts';
 import { systemClock } from '../time.ts';
+import { stoppedBy, type Stopped } from './auditorThread.ts';
 import { lowerBackendPriority } from './backendPriority.ts';
 
 /** What the verify thread is asked (api/history/verifyOffTheLoop.ts): plain data, copied across. */
@@ -17,11 +16,8 @@ export interface VerifyTask {
   hmacKey: string | undefined;
 }
 
-/**
- * The thread's answer: the result and the head to anchor, or why the read stopped (the statement timeout,
- * or a connection that failed or broke), as plain data: an error crossing threads loses its code.
- */
-export type VerifyAnswer = { result: VerifyResult; anchor: Anchor | null } | { stopped: 'timeout' | 'unreachable' };
+/** The thread's answer: the result and the head to anchor, or why the read stopped. */
+export type VerifyAnswer = { result: VerifyResult; anchor: Anchor | null } | Stopped;
 
 /**
  * Verifies the whole chain on a connection of its own, in one READ ONLY transaction with the auditor's
@@ -58,9 +54,7 @@ export default async function verify(task: VerifyTask): Promise<VerifyAnswer> {
     await client.query('COMMIT');
     return { result, anchor };
   } catch (error) {
-    if ((error as { code?: string }).code === STATEMENT_TIMEOUT) return { stopped: 'timeout' };
-    if (isUnreachable(error)) return { stopped: 'unreachable' };
-    throw error;
+    return stoppedBy(error);
   } finally {
     await client.end().catch(() => {});
   }
