@@ -27,6 +27,27 @@ async function whileChainLocked<T>(ask: () => Promise<T>, server: TestServer = t
   }
 }
 
+/** `server`'s backends named `app` (an auditor's thread) now waiting on a lock: the chain's. */
+async function waitingOnLock(server: TestServer, app: string) {
+  const { rows } = await server.db.pool.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+    [app],
+  );
+  return rows;
+}
+
+/** Cuts the backend named `app` once it waits on the chain's lock, as a restart or an operator would. */
+async function cutWhenWaiting(server: TestServer, app: string) {
+  await waitFor(async () => {
+    const { rows } = await server.db.pool.query<{ cut: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
+       WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+      [app],
+    );
+    return rows.some((r) => r.cut);
+  }, 30_000);
+}
+
 describe('auditor reads are bounded (decision 101)', () => {
   it('answers 503, not 500, when a read of the log runs past AUDIT_STATEMENT_TIMEOUT_MS, and the next read works', async () => {
     for (const path of [
@@ -55,12 +76,7 @@ describe('verify on a thread of its own (decision 137)', () => {
   afterAll(() => slow?.close());
 
   /** The verify thread's backends now waiting on the chain's lock. */
-  const waiting = async () =>
-    (
-      await slow.db.pool.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE application_name = 'tribute-verify' AND wait_event_type = 'Lock'`,
-      )
-    ).rows;
+  const waiting = () => waitingOnLock(slow, 'tribute-verify');
 
   /**
    * `count` verifies taken, the first on the thread waiting on the lock. Each request reaches the
@@ -76,14 +92,8 @@ describe('verify on a thread of its own (decision 137)', () => {
       const asked = auditorOfSlow('GET', '/api/admin/events/verify');
       // an answer before the cut is a failure of this test, reported by the expectations below
       asked.catch(() => {});
-      // the verify's backend, waiting on the lock: cut it as a restart or an operator would
-      await waitFor(async () => {
-        const { rows } = await slow.db.pool.query<{ cut: boolean }>(
-          `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
-           WHERE application_name = 'tribute-verify' AND wait_event_type = 'Lock'`,
-        );
-        return rows.some((r) => r.cut);
-      }, 30_000);
+      // the verify's backend, waiting on the lock
+      await cutWhenWaiting(slow, 'tribute-verify');
       return asked;
     }, slow);
     expect(res.status).toBe(503);
@@ -144,12 +154,7 @@ describe('history reads on a thread of their own (decision 154)', () => {
   afterAll(() => slow?.close());
 
   /** The read thread's backends now waiting on the chain's lock. */
-  const waiting = async () =>
-    (
-      await slow.db.pool.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE application_name = 'tribute-audit' AND wait_event_type = 'Lock'`,
-      )
-    ).rows;
+  const waiting = () => waitingOnLock(slow, 'tribute-audit');
 
   it('reads a history page and an item timeline on the thread, and answers 503, not 500, when its connection is cut', async () => {
     for (const path of ['/api/admin/events?type=ItemLiked', '/api/admin/history/artwork/1']) {
@@ -157,13 +162,7 @@ describe('history reads on a thread of their own (decision 154)', () => {
         const asked = auditorOfSlow('GET', path);
         asked.catch(() => {});
         // the read is on the thread's own connection, named for the auditor: cut it mid-read
-        await waitFor(async () => {
-          const { rows } = await slow.db.pool.query<{ cut: boolean }>(
-            `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity
-             WHERE application_name = 'tribute-audit' AND wait_event_type = 'Lock'`,
-          );
-          return rows.some((r) => r.cut);
-        }, 30_000);
+        await cutWhenWaiting(slow, 'tribute-audit');
         return asked;
       }, slow);
       expect(res.status, path).toBe(503);
