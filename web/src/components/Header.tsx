@@ -92,19 +92,34 @@ export function Header() {
 }
 
 /**
+ * How many times `value` has changed since it was first known (null: not known, as while the socket
+ * reconnects; coming back from it is not a change).
+ */
+function useChanges(value: number | null): number {
+  const [last, setLast] = useState({ value, changes: 0 });
+  if (value === last.value) return last.changes;
+  // derived from the previous render's value, as React's docs store it: set while rendering
+  const changes = last.value === null || value === null ? last.changes : last.changes + 1;
+  setLast({ value, changes });
+  return changes;
+}
+
+/**
  * 'N viewing', from the socket's presence count; nothing until the first count arrives. The dot pulses
- * twice when the count changes (someone came or went), then rests: a dot pulsing for as long as the
- * page is open kept a phone's compositor drawing 60 frames a second all evening (decision 155).
+ * once when the count changes (someone came or went), and rests otherwise, on a page just opened too: a
+ * pulsing dot keeps the compositor drawing 60 frames a second (decisions 155 and 156).
  */
 function Presence() {
   const online = useOnlineCount();
+  const changes = useChanges(online);
   if (online === null) return null;
   return (
     <p className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-medium whitespace-nowrap text-emerald-800 dark:bg-emerald-950/60 dark:text-emerald-200">
       <span
-        key={online}
+        // a new dot for each change starts its pulse again
+        key={changes}
         data-testid="presence-dot"
-        className="h-2 w-2 rounded-full bg-emerald-500 motion-safe:animate-presence-pulse"
+        className={`h-2 w-2 rounded-full bg-emerald-500 ${changes > 0 ? 'motion-safe:animate-presence-pulse' : ''}`}
         aria-hidden="true"
       />
       {online} viewing
