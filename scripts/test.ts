@@ -24,6 +24,16 @@ interface Result {
 // Node's compile cache for every process of the run, the static checks' included (vitest.config.ts)
 process.env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules/.cache/node-compile-cache');
 
+/**
+ * The usual report, and each file's start and end in test-results/timings-PHASE.json (vitest's JSON
+ * report), to see which files overlap and which one the phase waited for at its end.
+ */
+const timings = (phase: string) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=test-results/timings-${phase}.json`,
+];
+
 const results: Result[] = [];
 const started = performance.now();
 
@@ -73,9 +83,13 @@ const ok = await runGroups([
     { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'], quiet: true },
     { name: 'format', cmd: 'npm', args: ['run', 'format:check'], quiet: true },
     { name: 'lint', cmd: 'npm', args: ['run', 'lint'], quiet: true },
-    { name: 'unit + int', cmd: 'npx', args: ['vitest', 'run', '--project', 'unit', '--project', 'int'] },
+    {
+      name: 'unit + int',
+      cmd: 'npx',
+      args: ['vitest', 'run', '--project', 'unit', '--project', 'int', ...timings('int')],
+    },
   ],
-  [{ name: 'e2e', cmd: 'npx', args: ['vitest', 'run', '--project', 'e2e'] }],
+  [{ name: 'e2e', cmd: 'npx', args: ['vitest', 'run', '--project', 'e2e', ...timings('e2e')] }],
 ]);
 
 const total = (performance.now() - started) / 1000;
