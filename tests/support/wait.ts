@@ -36,17 +36,19 @@ export async function appended(
 /**
  * Waits until the catalog projection has read every event now in the log. Events appended one after
  * another may be projected in different batches: a test that saw the read model take the first has
- * not seen it take the next.
+ * not seen it take the next. Counted as the app counts lag (api/observability/metrics.ts): the
+ * events in the log against the catalog's chain seq. Not by position: the last event sealed is the last
+ * to commit, which need not hold the highest position when several appended at once.
  */
 export async function projected(pool: {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }): Promise<void> {
-  const { rows } = await pool.query(`SELECT coalesce(max(position), 0)::bigint::text AS last FROM events`);
-  const last = BigInt((rows[0] as { last: string }).last);
+  const { rows } = await pool.query(`SELECT count(*)::bigint::text AS events FROM events`);
+  const events = BigInt((rows[0] as { events: string }).events);
   await waitFor(async () => {
     const { rows: at } = await pool.query(
-      `SELECT coalesce((SELECT position FROM projection_checkpoints WHERE name = 'catalog'), 0)::bigint::text AS position`,
+      `SELECT coalesce((SELECT seq FROM projection_checkpoints WHERE name = 'catalog'), 0)::bigint::text AS seq`,
     );
-    return BigInt((at[0] as { position: string }).position) >= last;
+    return BigInt((at[0] as { seq: string }).seq) >= events;
   }, 60_000);
 }
