@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 
 /**
  * Every check and test tier: the build, then the static checks (typecheck, format, lint) alongside the
- * tests, whose three tiers (unit, integration with real PostgreSQL, end-to-end with real Chromium) run
- * in one vitest run. At the end, how long each phase and tier took, so that the next slowdown is seen
- * when it happens (docs/test-times.md).
+ * unit and integration tests (real PostgreSQL), then the end-to-end tests (real Chromium). At the end,
+ * how long each phase took, so that the next slowdown is seen when it happens (docs/test-times.md).
  */
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -35,33 +33,6 @@ const timings = (phase: string) => [
   '--reporter=json',
   `--outputFile.json=test-results/timings-${phase}.json`,
 ];
-
-const clock = (seconds: number) => {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
-
-/**
- * Each tier's files within the tests phase, from its JSON report: from the first file's start to the
- * last one's end, and the files' own times summed (files run four at a time).
- */
-function tierLines(): string[] {
-  let report: { testResults: Array<{ name: string; startTime: number; endTime: number }> };
-  try {
-    report = JSON.parse(fs.readFileSync(path.join(root, 'test-results/timings-tests.json'), 'utf8'));
-  } catch {
-    return [];
-  }
-  const first = Math.min(...report.testResults.map((f) => f.startTime));
-  return ['unit', 'int', 'e2e'].flatMap((tier) => {
-    const files = report.testResults.filter((f) => f.name.endsWith(`.${tier}.test.ts`));
-    if (files.length === 0) return [];
-    const from = (Math.min(...files.map((f) => f.startTime)) - first) / 1000;
-    const to = (Math.max(...files.map((f) => f.endTime)) - first) / 1000;
-    const summed = files.reduce((sum, f) => sum + f.endTime - f.startTime, 0) / 1000;
-    return [`  ${tier.padEnd(5)} ${clock(from)}–${clock(to)} of it, ${files.length} files, ${clock(summed)} summed`];
-  });
-}
 
 const results: Result[] = [];
 const started = performance.now();
@@ -112,23 +83,24 @@ const ok = await runGroups([
     { name: 'typecheck', cmd: 'npm', args: ['run', 'typecheck'], quiet: true },
     { name: 'format', cmd: 'npm', args: ['run', 'format:check'], quiet: true },
     { name: 'lint', cmd: 'npm', args: ['run', 'lint'], quiet: true },
-    // One vitest run for the three tiers, their files in one queue: run one after the other, the
-    // machine idled at each one's tail and while the next set up (docs/test-times.md, eighth pass)
     {
-      name: 'tests',
+      name: 'unit + int',
       cmd: 'npx',
-      args: ['vitest', 'run', '--project', 'unit', '--project', 'int', '--project', 'e2e', ...timings('tests')],
+      args: ['vitest', 'run', '--project', 'unit', '--project', 'int', ...timings('int')],
     },
   ],
+  [{ name: 'e2e', cmd: 'npx', args: ['vitest', 'run', '--project', 'e2e', ...timings('e2e')] }],
 ]);
 
 const total = (performance.now() - started) / 1000;
+const clock = (seconds: number) => {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
 console.log('\nphase        time   result');
-for (const r of results) {
+for (const r of results)
   console.log(`${r.name.padEnd(12)} ${clock(r.seconds).padStart(5)}  ${r.status === 0 ? 'ok' : 'FAILED'}`);
-  if (r.name === 'tests') for (const line of tierLines()) console.log(line);
-}
-console.log(`${'total'.padEnd(12)} ${clock(total).padStart(5)}  (typecheck, format and lint run beside the tests)`);
+console.log(`${'total'.padEnd(12)} ${clock(total).padStart(5)}  (typecheck, format and lint run beside unit + int)`);
 if (!ok) {
   console.error('\n✗ failed');
   process.exit(1);
