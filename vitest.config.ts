@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/support/sequencer.ts';
 
 // Node's compile cache for every worker and every process a test starts (a CLI run, a second server):
 // a fresh Node importing the server spent 2.0-2.2 s of CPU, 1.3 s with the cache, and a test run
@@ -17,6 +18,8 @@ export default defineConfig({
     // chain test saw 39 of 40 links sealed). An external DATABASE_URL is one cluster for every worker:
     // one file at a time there. docs/test-times.md (sixth pass)
     maxWorkers: process.env.DATABASE_URL ? 1 : Number(process.env.TEST_WORKERS ?? 4),
+    // the longest files first, from their committed times when this checkout has not run them
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
