@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeTravel } from '#projections/timeTravel.ts';
 import { seeder, type Seeder } from '../../tests/support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
 import { projection } from './workingTables.ts';
 import { SnapshotKeeper } from './snapshotKeeper.ts';
 
@@ -64,6 +65,15 @@ beforeAll(async () => {
   const first = await s.artwork({ title: 'Morning' });
   await s.guest('POST', `/api/artworks/${first}/like`);
   await busyMural(first);
+  // each artwork's renditions job appends its event when it is done: the log's head is read after
+  // every one has (a late one moved the head from 65 to 70 under the test's feet in run 34)
+  await waitFor(async () => {
+    const { rows } = await t.db.pool.query<{ waiting: boolean }>(
+      `SELECT (SELECT count(*) FROM events WHERE type = 'ArtworkSubmitted')
+            > (SELECT count(*) FROM events WHERE type = 'ArtworkRenditionsMade') AS waiting`,
+    );
+    return !rows[0]!.waiting;
+  }, 60_000);
 }, 180_000);
 afterAll(() => t.close());
 
