@@ -59,6 +59,8 @@ export default defineConfig({
             'tests/support/browserGlobalSetup.ts',
             'tests/support/mediaGlobalSetup.ts',
           ],
+          // a failed test's open pages are described in its report (tests/support/pageReport.ts)
+          setupFiles: ['tests/support/pageReport.setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

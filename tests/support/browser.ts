@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { inject } from 'vitest';
+import { reportOnClose } from './pageReport.ts';
 
 /** Debian's Chromium, the browser a person uses (Playwright cannot download its own here). */
 const FULL = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
@@ -41,20 +42,21 @@ export function chromiumLaunchOptions(browser: 'shell' | 'full' = 'shell'): Laun
  * A connection to the run's one Chromium, which the e2e global setup launched
  * (tests/support/browserGlobalSetup.ts): a file starts in a fraction of the time a launch takes, and
  * its pages are as much its own as before, since each is in a browser context of its own. Closing the
- * connection closes the contexts it made. With no shared Chromium, a new one of its own.
+ * connection closes the contexts it made. With no shared Chromium, a new one of its own. A context it
+ * opens reports its pages when it closes after its test failed (tests/support/pageReport.ts).
  */
 export async function launchChromium(): Promise<Browser> {
   const endpoint = inject('chromiumEndpoint');
-  if (endpoint) return chromium.connect(endpoint);
-  return chromium.launch(chromiumLaunchOptions());
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(chromiumLaunchOptions());
+  return reportOnClose(browser);
 }
 
 /**
  * The whole browser, launched for the caller alone, for a feature the headless shell does not have
  * (the Screen Wake Lock: the shell refuses it). Close it when done.
  */
-export function launchFullChromium(): Promise<Browser> {
-  return chromium.launch(chromiumLaunchOptions('full'));
+export async function launchFullChromium(): Promise<Browser> {
+  return reportOnClose(await chromium.launch(chromiumLaunchOptions('full')));
 }
 
 declare module 'vitest' {
