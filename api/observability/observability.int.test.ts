@@ -9,6 +9,7 @@ import { startS3 } from '../../tests/support/s3.ts';
 import { seeder } from '../../tests/support/seedGallery.ts';
 import { ADMIN_KEY, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { waitFor } from '../../tests/support/wait.ts';
+import { metricsRegistry } from './metrics.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -24,6 +25,9 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe('/metrics after a small workload', () => {
   let t: TestServer;
   beforeAll(async () => {
+    // The registry is the process's: the test files this vitest worker ran before counted into it too
+    // (vitest runs many files in one process, with isolation off). Count from this file's workload.
+    metricsRegistry.resetMetrics();
     t = await startTestServer();
   });
   afterAll(() => t.close());
