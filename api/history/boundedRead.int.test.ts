@@ -17,6 +17,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/**
+ * A server of the describe's own with a 2-minute audit bound, and its auditor: only what a test does
+ * ends a read there, never the bound (t's 2 s can end a read that waits on a lock).
+ */
+function slowServer() {
+  const slow = {} as { server: TestServer; auditor: ReturnType<typeof client> };
+  beforeAll(async () => {
+    slow.server = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
+    slow.auditor = client(slow.server.url, await slow.server.login('auditor'));
+  });
+  afterAll(() => slow.server?.close());
+  return slow;
+}
+
 /** Runs `ask` while another transaction holds the chain locked, so that any read of it waits. */
 async function whileChainLocked<T>(ask: () => Promise<T>, server: TestServer = t): Promise<T> {
   const holder = await server.db.pool.connect();
@@ -68,17 +82,10 @@ describe('auditor reads are bounded (decision 101)', () => {
 });
 
 describe('verify on a thread of its own (decision 137)', () => {
-  // a timeout far off, so that only what a test does can end a read
-  let slow: TestServer;
-  let auditorOfSlow: ReturnType<typeof client>;
-  beforeAll(async () => {
-    slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
-    auditorOfSlow = client(slow.url, await slow.login('auditor'));
-  });
-  afterAll(() => slow?.close());
+  const slow = slowServer();
 
   /** The verify thread's backends now waiting on the chain's lock. */
-  const waiting = () => waitingOnLock(slow, 'tribute-verify');
+  const waiting = () => waitingOnLock(slow.server, 'tribute-verify');
 
   /**
    * `count` verifies taken, the first on the thread waiting on the lock. Each request reaches the
@@ -91,28 +98,28 @@ describe('verify on a thread of its own (decision 137)', () => {
 
   it('answers 503, not 500, when its connection is cut mid-read, and the next verify works', async () => {
     const res = await whileChainLocked(async () => {
-      const asked = auditorOfSlow('GET', '/api/admin/events/verify');
+      const asked = slow.auditor('GET', '/api/admin/events/verify');
       // an answer before the cut is a failure of this test, reported by the expectations below
       asked.catch(() => {});
       // the verify's backend, waiting on the lock
-      await cutWhenWaiting(slow, 'tribute-verify');
+      await cutWhenWaiting(slow.server, 'tribute-verify');
       return asked;
-    }, slow);
+    }, slow.server);
     expect(res.status).toBe(503);
     expect(res.body.message).toContain('cannot reach its storage');
     expect(res.headers.get('retry-after')).toBe('5');
-    expect((await auditorOfSlow('GET', '/api/admin/events/verify')).body.ok).toBe(true);
+    expect((await slow.auditor('GET', '/api/admin/events/verify')).body.ok).toBe(true);
   });
 
   it('refuses a verify past the four running or waiting, at once, and answers those four', async () => {
     const { first, fifth } = await whileChainLocked(async () => {
-      const first = Array.from({ length: 4 }, () => auditorOfSlow('GET', '/api/admin/events/verify'));
+      const first = Array.from({ length: 4 }, () => slow.auditor('GET', '/api/admin/events/verify'));
       for (const asked of first) asked.catch(() => {});
       // the first is on the thread, waiting on the lock; three wait for the thread
       await inLine(4);
-      const fifth = await auditorOfSlow('GET', '/api/admin/events/verify');
+      const fifth = await slow.auditor('GET', '/api/admin/events/verify');
       return { first, fifth };
-    }, slow);
+    }, slow.server);
     expect(fifth.status).toBe(503);
     expect(fifth.body.message).toBe('The log is being verified already: try again in a moment');
     expect(fifth.headers.get('retry-after')).toBe('5');
@@ -120,53 +127,50 @@ describe('verify on a thread of its own (decision 137)', () => {
   });
 
   it('stops a verify whose auditor left, running or waiting, and frees its place at once', async () => {
-    const token = await slow.login('auditor');
+    const token = await slow.server.login('auditor');
     const next = await whileChainLocked(async () => {
       const leaving = Array.from({ length: 4 }, () => new AbortController());
       const asked = leaving.map((left) =>
-        fetch(`${slow.url}/api/admin/events/verify`, { headers: { 'x-session-token': token }, signal: left.signal })
+        fetch(`${slow.server.url}/api/admin/events/verify`, {
+          headers: { 'x-session-token': token },
+          signal: left.signal,
+        })
           .then(() => 'answered')
           .catch(() => 'left'),
       );
       // the first is on the thread, waiting on the lock; three wait for the thread; a fifth is refused
       await inLine(4);
-      expect((await auditorOfSlow('GET', '/api/admin/events/verify')).status).toBe(503);
+      expect((await slow.auditor('GET', '/api/admin/events/verify')).status).toBe(503);
 
       for (const left of leaving) left.abort();
       expect(await Promise.all(asked)).toEqual(['left', 'left', 'left', 'left']);
       // the thread is stopped, and its read with it, while the lock still holds
       await waitFor(async () => (await waiting()).length === 0, 30_000);
       // and a new verify is taken (onto a new thread, waiting on the lock), not refused
-      const next = auditorOfSlow('GET', '/api/admin/events/verify');
+      const next = slow.auditor('GET', '/api/admin/events/verify');
       next.catch(() => {});
       await waitFor(async () => (await waiting()).length === 1, 30_000);
       return { next };
-    }, slow);
+    }, slow.server);
     expect((await next.next).body.ok).toBe(true);
   });
 });
 
 describe('history reads on a thread of their own (decision 154)', () => {
-  let slow: TestServer;
-  let auditorOfSlow: ReturnType<typeof client>;
-  beforeAll(async () => {
-    slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
-    auditorOfSlow = client(slow.url, await slow.login('auditor'));
-  });
-  afterAll(() => slow?.close());
+  const slow = slowServer();
 
   /** The read thread's backends now waiting on the chain's lock. */
-  const waiting = () => waitingOnLock(slow, 'tribute-audit');
+  const waiting = () => waitingOnLock(slow.server, 'tribute-audit');
 
   it('reads a history page and an item timeline on the thread, and answers 503, not 500, when its connection is cut', async () => {
     for (const path of ['/api/admin/events?type=ItemLiked', '/api/admin/history/artwork/1']) {
       const res = await whileChainLocked(async () => {
-        const asked = auditorOfSlow('GET', path);
+        const asked = slow.auditor('GET', path);
         asked.catch(() => {});
         // the read is on the thread's own connection, named for the auditor: cut it mid-read
-        await cutWhenWaiting(slow, 'tribute-audit');
+        await cutWhenWaiting(slow.server, 'tribute-audit');
         return asked;
-      }, slow);
+      }, slow.server);
       expect(res.status, path).toBe(503);
       expect(res.body.message, path).toContain('cannot reach its storage');
     }
@@ -174,43 +178,47 @@ describe('history reads on a thread of their own (decision 154)', () => {
     // first event's page is asked until it stands still (a link gains its commitments after sealing):
     // then its own ETag is answered 304, as a browser's cache asks (fetch adds no-cache, which Express
     // answers whole)
-    await (await seeder(slow)).story({ title: 'Sealed first', content: 'The first event of the log.' });
+    await (await seeder(slow.server)).story({ title: 'Sealed first', content: 'The first event of the log.' });
     const first = '/api/admin/events?before=2';
-    const token = await slow.login('auditor');
+    const token = await slow.server.login('auditor');
     const conditional = (etag: string) =>
       new Promise<number>((resolve, reject) =>
         http
-          .get(`${slow.url}${first}`, { headers: { 'x-session-token': token, 'if-none-match': etag } }, (res) => {
-            res.resume();
-            resolve(res.statusCode!);
-          })
+          .get(
+            `${slow.server.url}${first}`,
+            { headers: { 'x-session-token': token, 'if-none-match': etag } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode!);
+            },
+          )
           .on('error', reject),
       );
     await waitFor(async () => {
-      const now = await auditorOfSlow('GET', first);
+      const now = await slow.auditor('GET', first);
       return now.body.events?.length === 1 && (await conditional(now.headers.get('etag')!)) === 304;
     }, 30_000);
-    const page = await auditorOfSlow('GET', first);
+    const page = await slow.auditor('GET', first);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^application\/json/);
     expect(page.headers.get('content-encoding')).toBe('gzip');
     expect(page.body).toMatchObject({ events: [{ seq: 1 }] });
-    const plain = await auditorOfSlow('GET', first, undefined, { 'accept-encoding': 'identity' });
+    const plain = await slow.auditor('GET', first, undefined, { 'accept-encoding': 'identity' });
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(plain.body).toEqual(page.body);
     expect(plain.headers.get('etag')).toBe(page.headers.get('etag'));
-    expect((await auditorOfSlow('GET', '/api/admin/history/artwork/999')).status).toBe(404);
+    expect((await slow.auditor('GET', '/api/admin/history/artwork/999')).status).toBe(404);
   });
 
   it('refuses a read past the sixteen running or waiting, at once, and answers those sixteen', async () => {
     const { first, next } = await whileChainLocked(async () => {
-      const first = Array.from({ length: 16 }, () => auditorOfSlow('GET', '/api/admin/events?limit=1'));
+      const first = Array.from({ length: 16 }, () => slow.auditor('GET', '/api/admin/events?limit=1'));
       for (const asked of first) asked.catch(() => {});
       // four on the thread wait on the lock (two on connections, two for one); twelve wait for the thread
       await waitFor(async () => (await waiting()).length === 2, 30_000);
       await waitFor(async () => readsInLine() === 16, 30_000);
-      return { first, next: await auditorOfSlow('GET', '/api/admin/events?limit=1') };
-    }, slow);
+      return { first, next: await slow.auditor('GET', '/api/admin/events?limit=1') };
+    }, slow.server);
     expect(next.status).toBe(503);
     expect(next.body.message).toBe('Too many reads of the log at once: try again in a moment');
     expect(next.headers.get('retry-after')).toBe('5');
@@ -221,13 +229,7 @@ describe('history reads on a thread of their own (decision 154)', () => {
 describe("the auditor's backends yield the CPU to the room's (decision 154)", () => {
   // reads that wait on the lock until they are seen: at 300 ms (t's bound) each gave up before the
   // other was waiting beside it on a busy machine, and the two were never seen at once
-  let slow: TestServer;
-  let auditorOfSlow: ReturnType<typeof client>;
-  beforeAll(async () => {
-    slow = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '120000' });
-    auditorOfSlow = client(slow.url, await slow.login('auditor'));
-  });
-  afterAll(() => slow?.close());
+  const slow = slowServer();
 
   /** A process's nice (field 19 of /proc/PID/stat) and its session's (autogroup) nice, if the kernel has one. */
   const niceOf = (pid: number) => {
@@ -244,25 +246,25 @@ describe("the auditor's backends yield the CPU to the room's (decision 154)", ()
     async () => {
       const backends = await whileChainLocked(async () => {
         const asked = [
-          auditorOfSlow('GET', '/api/admin/events/verify'),
-          auditorOfSlow('GET', '/api/admin/events?limit=1'),
+          slow.auditor('GET', '/api/admin/events/verify'),
+          slow.auditor('GET', '/api/admin/events?limit=1'),
         ];
         for (const a of asked) a.catch(() => {});
         let rows: Array<{ pid: number; application_name: string }> = [];
         await waitFor(async () => {
-          ({ rows } = await slow.db.pool.query(
+          ({ rows } = await slow.server.db.pool.query(
             `SELECT pid, application_name FROM pg_stat_activity
              WHERE application_name IN ('tribute-verify', 'tribute-audit') AND wait_event_type = 'Lock'`,
           ));
           return rows.length === 2;
         }, 30_000);
         return rows.map((r) => ({ name: r.application_name, ...niceOf(r.pid) }));
-      }, slow);
+      }, slow.server);
       expect(backends.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
         { name: 'tribute-audit', nice: 19, group: 19 },
         { name: 'tribute-verify', nice: 19, group: 19 },
       ]);
-      const { rows } = await slow.db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const { rows } = await slow.server.db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       expect(niceOf(rows[0]!.pid)).toEqual({ nice: 0, group: 0 });
     },
   );
