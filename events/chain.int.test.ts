@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { log } from '#api/observability/logger.ts';
 import { systemClock } from '#api/time.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
@@ -230,6 +230,14 @@ describe('anchors outside the database', () => {
     expect(await anchors.latest()).toMatchObject({ seq: 41 });
     expect((await anchors.all()).map((a) => a.seq)).toEqual([40, 41, 41]);
   });
+});
+
+// The tests below set and remove the key; the files after this one in its worker's process get back
+// whatever was there before (decision 157)
+const keyBefore = process.env.LOG_HMAC_KEY;
+afterAll(() => {
+  if (keyBefore === undefined) delete process.env.LOG_HMAC_KEY;
+  else process.env.LOG_HMAC_KEY = keyBefore;
 });
 
 describe('LOG_HMAC_KEY', () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   t = await startTestServer({ AUDIT_STATEMENT_TIMEOUT_MS: '2000' });
   auditor = client(t.url, await t.login('auditor'));
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 /**
  * A server of the describe's own with a 2-minute audit bound, and its auditor: only what a test does

@@ -30,7 +30,7 @@ describe('/metrics after a small workload', () => {
     metricsRegistry.resetMetrics();
     t = await startTestServer();
   });
-  afterAll(() => t.close());
+  afterAll(() => t?.close());
 
   it('shows request latency, projection lag, job counts and live message counts', async () => {
     const socket = connect(t.url, { auth: { token: await t.login('guest') }, transports: ['websocket'] });

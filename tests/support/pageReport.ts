@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
 
@@ -9,13 +10,17 @@ import type { TestContext } from 'vitest';
  * test-results/failures/. A locator that waited 30 s says only what it waited for; this says what was
  * there instead (the page, a gate, an error, or a renderer that no longer answered).
  *
- * The test files close their browser contexts in their own `afterEach`, before any hook of a setup
- * file runs, so the report is taken as a context closes (`reportOnClose`), while its pages are there.
+ * A context is described when it closes after its test failed (files that close their contexts in
+ * their own `afterEach`), or in the setup file's `afterEach` if it is still open then (files that close
+ * them in `afterAll`, or with the browser). A context closed inside the test's body, before vitest
+ * knows the test failed, is not described.
  */
 
 let current: TestContext | undefined;
+const open = new Set<BrowserContext>();
+const described = new WeakSet<BrowserContext>();
 
-/** Called by the e2e setup file before each test: the test a closing context reports to. */
+/** Called by the e2e setup file as each test starts and ends: the test a failing context reports to. */
 export function reportingFor(test: TestContext | undefined): void {
   current = test;
 }
@@ -25,6 +30,8 @@ export function reportOnClose(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args) => {
     const context = await newContext(...args);
+    open.add(context);
+    context.once('close', () => open.delete(context));
     const close = context.close.bind(context);
     context.close = async (...closeArgs) => {
       await reportPages(context).catch(() => {});
@@ -35,17 +42,24 @@ export function reportOnClose(browser: Browser): Browser {
   return browser;
 }
 
+/** The setup file's `afterEach`: the contexts still open after the test file's own hooks. */
+export async function reportOpenContexts(): Promise<void> {
+  for (const context of [...open]) await reportPages(context).catch(() => {});
+}
+
 const ANSWER_MS = 3000;
 let shots = 0;
 
 async function reportPages(context: BrowserContext): Promise<void> {
   const test = current;
   const failure = test?.task.result?.state === 'fail' ? test.task.result.errors?.[0] : undefined;
-  if (!test || !failure) return;
+  if (!test || !failure || described.has(context)) return;
+  described.add(context);
   // Vitest takes no annotation once a test has failed, so the report joins the failure's message,
-  // which the run's summary prints.
+  // which the run's summary prints. Contexts close at once: each appends only what it has.
   for (const page of context.pages()) {
-    failure.message += `\n\nA page at the failure:\n${await describePage(page, test)}`;
+    const description = await describePage(page, test);
+    failure.message += `\n\nA page at the failure:\n${description}`;
   }
 }
 
@@ -62,7 +76,7 @@ async function describePage(page: Page, test: TestContext): Promise<string> {
   const file = path.join(
     'test-results',
     'failures',
-    `${path.basename(test.task.file.name).replace(/\.test\.ts$/, '')}-${++shots}.png`,
+    `${path.basename(test.task.file.name).replace(/\.test\.ts$/, '')}-${process.pid}-${++shots}.png`,
   );
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const shot = await answered(page.screenshot({ path: file, timeout: ANSWER_MS }));
@@ -70,9 +84,15 @@ async function describePage(page: Page, test: TestContext): Promise<string> {
   return lines.join('\n');
 }
 
-function answered<T>(work: Promise<T>): Promise<T | undefined> {
-  return Promise.race([
-    work.catch(() => undefined),
-    new Promise<undefined>((resolve) => void setTimeout(resolve, ANSWER_MS)),
-  ]);
+/** `work`'s value, or undefined if it failed or took longer than ANSWER_MS. */
+async function answered<T>(work: Promise<T>): Promise<T | undefined> {
+  const done = new AbortController();
+  try {
+    return await Promise.race([
+      work.catch(() => undefined),
+      delay(ANSWER_MS, undefined, { signal: done.signal }).catch(() => undefined),
+    ]);
+  } finally {
+    done.abort();
+  }
 }
