@@ -66,12 +66,28 @@ async function reportPages(context: BrowserContext): Promise<void> {
 async function describePage(page: Page, test: TestContext): Promise<string> {
   const lines = [`url ${page.url()}`];
   const text = await answered(
-    page.evaluate(() => ({ state: document.readyState, title: document.title, body: document.body?.innerText ?? '' })),
+    page.evaluate(() => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      return {
+        state: document.readyState,
+        title: document.title,
+        body: document.body?.innerText ?? '',
+        root: document.getElementById('root')?.childElementCount,
+        // a reload (the stale-build handler's) or a plain load, and when
+        navigation: navigation ? `${navigation.type}, load event at ${Math.round(navigation.loadEventEnd)} ms` : 'none',
+        since: Math.round(performance.now()),
+        // what the page fetched, in order, and how long each took: a file missing here never came
+        fetched: resources.map((r) => `${new URL(r.name).pathname} ${Math.round(r.duration)}ms`),
+      };
+    }),
   );
   if (text === undefined) lines.push(`the page did not answer in ${ANSWER_MS} ms (a hung or crashed renderer)`);
   else {
-    lines.push(`readyState ${text.state}, title "${text.title}"`);
+    lines.push(`readyState ${text.state}, title "${text.title}", #root has ${text.root ?? 'no'} children`);
+    lines.push(`navigation: ${text.navigation}; now ${text.since} ms`);
     lines.push(`text: ${text.body.replace(/\s+/g, ' ').slice(0, 600)}`);
+    lines.push(`fetched: ${text.fetched.join(', ').slice(0, 3000)}`);
   }
   const file = path.join(
     'test-results',
