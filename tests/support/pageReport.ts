@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
@@ -18,11 +19,17 @@ import type { TestContext } from 'vitest';
 
 let current: TestContext | undefined;
 const open = new Set<BrowserContext>();
+/** This process's event loop during the test: the test's own servers answer the pages from it. */
+const loopDelay = monitorEventLoopDelay({ resolution: 20 });
 const described = new WeakSet<BrowserContext>();
 
 /** Called by the e2e setup file as each test starts and ends: the test a failing context reports to. */
 export function reportingFor(test: TestContext | undefined): void {
   current = test;
+  if (test) {
+    loopDelay.reset();
+    loopDelay.enable();
+  } else loopDelay.disable();
 }
 
 /** Makes every context the browser opens report its pages before it closes, if the test failed. */
@@ -61,10 +68,26 @@ async function reportPages(context: BrowserContext): Promise<void> {
     const description = await describePage(page, test);
     failure.message += `\n\nA page at the failure:\n${description}`;
   }
+  // read after the pages were asked, so the loop has turned since whatever held it
+  if (!failure.message.includes('\n\nThe test process:')) {
+    // a loop held for seconds leaves every page of the test's servers waiting on an answer
+    const ms = (ns: number) => Math.round(ns / 1e6);
+    failure.message += `\n\nThe test process: its event loop's longest delay in the test ${ms(loopDelay.max)} ms (p99 ${ms(loopDelay.percentile(99))} ms)`;
+  }
 }
 
 async function describePage(page: Page, test: TestContext): Promise<string> {
   const lines = [`url ${page.url()}`];
+  if (page.url().startsWith('http')) {
+    // the page's server, asked again from here: whether it answers now
+    const asked = performance.now();
+    const again = await answered(fetch(page.url(), { signal: AbortSignal.timeout(ANSWER_MS) }));
+    lines.push(
+      again
+        ? `the server answered ${again.status} in ${Math.round(performance.now() - asked)} ms`
+        : `the server did not answer in ${ANSWER_MS} ms`,
+    );
+  }
   const text = await answered(
     page.evaluate(() => {
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
