@@ -4,41 +4,36 @@ import path from 'node:path';
 import type pg from 'pg';
 import { waitFor } from '../support/wait.ts';
 
+/**
+ * The fields of /proc/PID/stat after the command name (state, ppid, ... : field 3 onwards), or
+ * undefined once the process is gone. The name is in parentheses and may hold spaces.
+ */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The postmaster of a data directory and its children (backends, WAL writer, checkpointer...). */
 function postgresProcesses(dataDir: string): number[] {
   const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const children = fs
     .readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
-    .flatMap((d) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return ppid === postmaster ? [Number(d)] : [];
-      } catch {
-        return [];
-      }
-    });
+    .flatMap((d) => (Number(statFields(Number(d))?.[1]) === postmaster ? [Number(d)] : []));
   return [postmaster, ...children];
 }
 
 /** When a process started (field 22 of /proc/PID/stat), or undefined once it is gone. */
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
+const startTime = (pid: number): string | undefined => statFields(pid)?.[19];
 
+/** Whether a process is there and not a zombie (its state, field 3). */
 const alive = (pid: number) => {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = statFields(pid)?.[0];
+  return state !== undefined && state !== 'Z';
 };
 
 function signal(pids: number[], name: NodeJS.Signals) {

@@ -7,9 +7,11 @@ import type { TestContext } from 'vitest';
 
 /**
  * What every open page showed when an end-to-end test failed, added to the failure's message: its
- * address, whether it answered, the start of its text, and a screenshot under
- * test-results/failures/. A locator that waited 30 s says only what it waited for; this says what was
- * there instead (the page, a gate, an error, or a renderer that no longer answered).
+ * address, whether its server still answers, whether the page answered, its title, text, load and the
+ * files it fetched, and a screenshot under test-results/failures/; then the longest delay of this
+ * process's event loop in the test, since the test's servers answer from it. A locator that waited
+ * 30 s says only what it waited for; this says what was there instead (the page, a gate, an error, an
+ * app that never started, or a renderer that no longer answered).
  *
  * A context is described when it closes after its test failed (files that close their contexts in
  * their own `afterEach`), or in the setup file's `afterEach` if it is still open then (files that close
@@ -77,11 +79,12 @@ async function reportPages(context: BrowserContext): Promise<void> {
 }
 
 async function describePage(page: Page, test: TestContext): Promise<string> {
-  const lines = [`url ${page.url()}`];
-  if (page.url().startsWith('http')) {
+  const url = page.url();
+  const lines = [`url ${url}`];
+  if (url.startsWith('http')) {
     // the page's server, asked again from here: whether it answers now
     const asked = performance.now();
-    const again = await answered(fetch(page.url(), { signal: AbortSignal.timeout(ANSWER_MS) }));
+    const again = await answered(fetch(url, { signal: AbortSignal.timeout(ANSWER_MS) }));
     lines.push(
       again
         ? `the server answered ${again.status} in ${Math.round(performance.now() - asked)} ms`
