@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { TestContext } from 'vitest';
 
 /**
  * What every open page showed when an end-to-end test failed, added to the failure's message: its
  * address, whether its server still answers, whether the page answered, its title, text, load and the
- * files it fetched, and a screenshot under test-results/failures/; then the longest delay of this
+ * files it fetched, and a screenshot under test-results/failures/; what the context still waited for,
+ * what failed to load, and the errors its pages threw or logged; then the longest delay of this
  * process's event loop in the test, since the test's servers answer from it. A locator that waited
  * 30 s says only what it waited for; this says what was there instead (the page, a gate, an error, an
  * app that never started, or a renderer that no longer answered).
@@ -20,15 +21,49 @@ import type { TestContext } from 'vitest';
  */
 
 let current: TestContext | undefined;
+/** when the current test began, on this process's clock */
+let began = 0;
+const sinceBegan = () => Math.round(performance.now() - began);
 const open = new Set<BrowserContext>();
 /** This process's event loop during the test: the test's own servers answer the pages from it. */
 const loopDelay = monitorEventLoopDelay({ resolution: 20 });
 const described = new WeakSet<BrowserContext>();
 
+/** What a context's pages asked for and were told, as it happened: the part a page cannot say itself. */
+interface Journal {
+  /** requests sent and not yet answered in full, with when they were sent */
+  waiting: Map<Request, number>;
+  /** requests that failed, errors the pages threw, and errors they logged: the first few */
+  troubles: string[];
+}
+const journals = new WeakMap<BrowserContext, Journal>();
+const TROUBLES = 20;
+
+function keepJournal(context: BrowserContext): void {
+  const journal: Journal = { waiting: new Map(), troubles: [] };
+  journals.set(context, journal);
+  const note = (line: string) => {
+    if (journal.troubles.length < TROUBLES) journal.troubles.push(`at ${sinceBegan()} ms ${line}`);
+  };
+  context.on('request', (request) => journal.waiting.set(request, performance.now()));
+  context.on('requestfinished', (request) => journal.waiting.delete(request));
+  context.on('requestfailed', (request) => {
+    journal.waiting.delete(request);
+    note(`failed ${request.method()} ${pathOf(request.url())}: ${request.failure()?.errorText ?? 'no reason'}`);
+  });
+  context.on('weberror', (error) => note(`threw ${error.error().message}`));
+  context.on('console', (message) => {
+    if (message.type() === 'error') note(`logged ${message.text().slice(0, 300)}`);
+  });
+}
+
+const pathOf = (url: string) => (URL.canParse(url) ? new URL(url).pathname : url.slice(0, 80));
+
 /** Called by the e2e setup file as each test starts and ends: the test a failing context reports to. */
 export function reportingFor(test: TestContext | undefined): void {
   current = test;
   if (test) {
+    began = performance.now();
     loopDelay.reset();
     loopDelay.enable();
   } else loopDelay.disable();
@@ -39,6 +74,7 @@ export function reportOnClose(browser: Browser): Browser {
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...args) => {
     const context = await newContext(...args);
+    keepJournal(context);
     open.add(context);
     context.once('close', () => open.delete(context));
     const close = context.close.bind(context);
@@ -69,6 +105,13 @@ async function reportPages(context: BrowserContext): Promise<void> {
   for (const page of context.pages()) {
     const description = await describePage(page, test);
     failure.message += `\n\nA page at the failure:\n${description}`;
+  }
+  const journal = journals.get(context);
+  if (journal) {
+    const now = performance.now();
+    const waiting = [...journal.waiting].map(([r, sent]) => `${r.method()} ${pathOf(r.url())} for ${Math.round(now - sent)} ms`);
+    failure.message += `\n\nIts context, ${sinceBegan()} ms into the test: waiting on ${waiting.join(', ') || 'nothing'}`;
+    failure.message += `\nfailures and errors: ${journal.troubles.join('; ') || 'none'}`;
   }
   // read after the pages were asked, so the loop has turned since whatever held it
   if (!failure.message.includes('\n\nThe test process:')) {

@@ -125,6 +125,8 @@ export async function signedInContext(
   const { sessionToken } = (await response.json()) as { sessionToken: string };
   await context.addInitScript(
     ({ token, admin }) => {
+      // a new page's about:blank has no storage of its own to seed (reading it throws)
+      if (!location.protocol.startsWith('http')) return;
       if (sessionStorage.getItem('seeded-session')) return;
       sessionStorage.setItem('seeded-session', '1');
       localStorage.setItem('isAuthenticated', 'true');
