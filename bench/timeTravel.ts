@@ -22,7 +22,7 @@ type Row = Pick<ChainRecord, 'streamId' | 'version' | 'type' | 'schemaVersion' |
  * A log like a long party: submissions and approvals spread through it, mostly likes, some comments,
  * and a busy mural (a tenth of the events are strokes of 30 points, none erased).
  */
-function* party(total: number): Generator<Row> {
+function* party(total: number, approver?: number): Generator<Row> {
   const at = new Date('2025-09-12T18:00:00Z').toISOString();
   const meta = { role: 'guest', now: at };
   // submissions, approvals and comments as the log held them before names, words and admin notes
@@ -55,6 +55,7 @@ function* party(total: number): Generator<Row> {
           {
             ...meta,
             role: 'admin',
+            ...(approver === undefined ? {} : { actorRef: approver }),
           },
         );
         approved.push(id);
@@ -93,7 +94,8 @@ function* party(total: number): Generator<Row> {
   }
 }
 
-export async function insertLog(pool: pg.Pool, total: number) {
+/** `approver`: the personal_data name an approval's admin gave at login (none by default). */
+export async function insertLog(pool: pg.Pool, total: number, approver?: number) {
   let batch: Row[] = [];
   const flush = async () => {
     await pool.query(
@@ -104,7 +106,7 @@ export async function insertLog(pool: pg.Pool, total: number) {
     );
     batch = [];
   };
-  for (const row of party(total)) {
+  for (const row of party(total, approver)) {
     batch.push(row);
     if (batch.length === 5000) await flush();
   }

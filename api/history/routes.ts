@@ -24,7 +24,8 @@ const seqParam = (what: string) =>
     .min(0, `${what} must be a seq`);
 const time = (what: string) => z.iso.datetime({ offset: true, error: `${what} must be an ISO date and time` });
 
-const Page = z.object({
+/** A history page's query string: the filters and the page (CONTRACT §6). */
+export const HistoryPage = z.object({
   after: seqParam('after').optional(),
   before: seqParam('before').optional(),
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(1000).default(100),
@@ -60,7 +61,7 @@ export function historyRoutes(deps: Deps) {
   router.use(stageAtRoutes(deps));
 
   router.get('/admin/events', auditors, async (req, res) => {
-    const filter = parseInput(Page, req.query);
+    const filter = parseInput(HistoryPage, req.query);
     await sendReadOffTheLoop(deps, req, res, { what: 'page', filter });
   });
 
