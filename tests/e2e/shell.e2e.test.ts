@@ -239,7 +239,11 @@ describe('signed in', () => {
     expect(token).toBeTruthy();
     expect((await fetch(`${t.url}/api/auth/session`, { headers: { 'x-session-token': token! } })).status).toBe(200);
 
+    // A logout loads the page again, so nothing of the session stays in memory; the gate may show for
+    // a moment before that, in the page about to go, so the flags are read in the one that loads.
+    const reloaded = page.waitForEvent('load');
     await page.getByRole('button', { name: 'Logout' }).click();
+    await reloaded;
     await visible(page.getByRole('heading', { name: 'Access Required' }));
     expect(await storage(page)).toMatchObject({ authenticated: null, admin: null, token: null });
     expect((await fetch(`${t.url}/api/auth/session`, { headers: { 'x-session-token': token! } })).status).toBe(401);
