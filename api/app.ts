@@ -56,6 +56,11 @@ export function createApp(deps: Deps) {
   const api = express.Router();
   api.use(cookieParser());
   api.use(loadSession(deps.sessions));
+  // while guests ask for something, the auditor's reads keep to their share of the machine (decision 159)
+  api.use((req, _res, next) => {
+    if (req.session?.role === 'guest') deps.auditorPace.roomAsked();
+    next();
+  });
   api.use(new Visitors(deps.pool, deps.config.production).upgrade());
   // the session is checked before any body is read: without one, the answer is 401 whatever was sent
   api.use((req, res, next) =>

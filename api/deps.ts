@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { EventStore } from '#events/store.ts';
 import type { SessionStore } from './auth/sessions.ts';
 import type { Config } from './config.ts';
+import type { AuditorPace } from './history/auditorPace.ts';
 import type { JobQueue } from './jobs/jobQueue.ts';
 import type { PersonalData } from './personalData.ts';
 import type { Realtime } from './realtime/realtime.ts';
@@ -26,4 +27,6 @@ export interface Deps {
   realtime: Realtime;
   /** the room's reaction taps, counted here and flushed to the log (started and stopped in server.ts) */
   reactions: ReactionCounter;
+  /** guests' requests, and the auditor's reads keeping to their share while guests ask (decision 159) */
+  auditorPace: AuditorPace;
 }

@@ -11,6 +11,7 @@ import { logHmacKey } from '#events/canonical.ts';
 import { checkChainKey } from '#events/chain.ts';
 import { createPool, openDatabase } from '#db/postgres.ts';
 import type { Deps } from './deps.ts';
+import { AuditorPace } from './history/auditorPace.ts';
 import { createApp } from './app.ts';
 import { jobHandlers } from './jobs/handlers.ts';
 import { JobQueue } from './jobs/jobQueue.ts';
@@ -86,6 +87,7 @@ export async function startServer(
     personal,
     blobs,
     reactions,
+    auditorPace: new AuditorPace(),
   } as Deps;
   deps.jobs = await JobQueue.start(database.url, working ? instrumentJobs(jobHandlers(deps)) : undefined);
 

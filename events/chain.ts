@@ -82,6 +82,10 @@ export type VerifyOptions = {
   hmacKey?: string | undefined;
   /** links hashed between two turns of the event loop (default YIELD_EVERY; the bench's baseline: never) */
   yieldEvery?: number;
+  /** what a turn is (default: setImmediate); the verify thread rests there while the room is busy */
+  pause?: () => Promise<unknown>;
+  /** links read a query (default PAGE): fewer keep each of the backend's statements shorter */
+  pageSize?: number;
 } & (
   | { anchors?: undefined }
   | {
@@ -131,6 +135,8 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
   for (const a of anchors) if (!options.from || a.seq >= options.from.seq) anchoredAt.set(a.seq, a.hash);
 
   const yieldEvery = options.yieldEvery ?? YIELD_EVERY;
+  const pause = options.pause ?? (() => new Promise((resolve) => setImmediate(resolve)));
+  const pageSize = options.pageSize ?? PAGE;
   let prevHash = GENESIS_HASH;
   let expectedSeq = 1;
   let checked = 0;
@@ -160,11 +166,11 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
          CASE WHEN c.scheme > 1 THEN ${REF_ROWS_SQL} END AS refs
        FROM event_chain c LEFT JOIN events e ON e.position = c.position
        WHERE c.seq >= $1 ORDER BY c.seq LIMIT $2`,
-      [after, PAGE],
+      [after, pageSize],
     );
     for (const [i, row] of rows.entries()) {
       // hashing is synchronous: let the process answer others between slices of a page (decision 101)
-      if (i % yieldEvery === yieldEvery - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (i % yieldEvery === yieldEvery - 1) await pause();
       if (row.seq !== expectedSeq) return fail(expectedSeq, null, `chain entry ${expectedSeq} is missing`);
       if (row.event_position === null) return fail(row.seq, row.position, 'event removed');
       const commit: CommitOrder = [row.era!, BigInt(row.transaction_id!), row.position];
@@ -208,7 +214,7 @@ export async function verifyChain(db: Pick<pg.Pool, 'query'>, options: VerifyOpt
       lastCommit = commit;
       expectedSeq++;
     }
-    if (rows.length < PAGE) break;
+    if (rows.length < pageSize) break;
     after = rows.at(-1)!.seq + 1;
   }
   const head: ChainHead = { seq: expectedSeq - 1, hash: prevHash };

@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
 import { HttpError, isUnreachable } from '../http/errors.ts';
+import type { AuditorPace } from './auditorPace.ts';
 import { readTooLong } from './boundedRead.ts';
 
 /**
@@ -22,9 +23,10 @@ export interface AuditorThread<Task, Answer> {
    * console left refreshing, a script). A stopped read answers as one on the API's own connections:
    * 503 either way (decisions 019 and 101). `signal` takes the task back: out of the queue if it
    * waits, and the thread stopped if it runs (a new one is made for the next); the promise then
-   * rejects with piscina's AbortError.
+   * rejects with piscina's AbortError. With `pace`, the task waits for its turn while guests are in
+   * the room (decision 159), counted in the queue as it waits.
    */
-  run(makeTask: () => Task | Promise<Task>, signal?: AbortSignal): Promise<Answer>;
+  run(makeTask: () => Task | Promise<Task>, options?: { signal?: AbortSignal; pace?: AuditorPace }): Promise<Answer>;
   /** Tasks running or waiting now, this process's share of the queue. */
   inLine(): number;
 }
@@ -60,12 +62,13 @@ export function auditorThread<Task, Answer extends object>(options: {
 
   return {
     inLine: () => queued,
-    async run(makeTask, signal) {
+    async run(makeTask, { signal, pace } = {}) {
       if (queued >= options.queue) throw new HttpError(503, options.busy, {}, { 'Retry-After': '5' });
       queued++;
       let answer: Answer | Stopped;
       try {
-        answer = await thread().run(await makeTask(), { signal });
+        const work = async () => thread().run(await makeTask(), { signal });
+        answer = await (pace ? pace.inTurn(work) : work());
       } finally {
         queued--;
       }

@@ -372,3 +372,18 @@ describe('the history between two times, a page at a time', () => {
     }
   });
 });
+
+describe('the room, as the auditor paces itself by it (decision 159)', () => {
+  it("counts a guest's request, and neither an auditor's reads nor an admin's", async () => {
+    const lastAsked = () => Number(Atomics.load(t.server.deps.auditorPace.clock, 0));
+    const guest = client(t.url, await t.login('guest'));
+    const admin = client(t.url, await t.login('admin'));
+    Atomics.store(t.server.deps.auditorPace.clock, 0, 0n);
+    await auditor('GET', '/api/admin/events?limit=1');
+    await admin('GET', '/api/admin/stories/pending');
+    expect(lastAsked()).toBe(0);
+    const asked = Date.now();
+    expect((await guest('GET', '/api/gallery')).status).toBe(200);
+    expect(lastAsked()).toBeGreaterThanOrEqual(asked);
+  });
+});

@@ -35,13 +35,17 @@ export async function sendReadOffTheLoop(
   read: AuditorRead,
   notFound?: () => Error,
 ): Promise<void> {
-  const answer = await reader.run(() => ({
-    databaseUrl: deps.databaseUrl,
-    timeoutMs: deps.config.auditStatementTimeoutMs,
-    hmacKey: logHmacKey(),
-    gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip',
-    read,
-  }));
+  const answer = await reader.run(
+    () => ({
+      databaseUrl: deps.databaseUrl,
+      timeoutMs: deps.config.auditStatementTimeoutMs,
+      hmacKey: logHmacKey(),
+      gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip',
+      read,
+    }),
+    // in its turn: while guests are in the room, the auditor's reads keep to their share (decision 159)
+    { pace: deps.auditorPace },
+  );
   if (answer.empty && notFound) throw notFound();
   res.vary('Accept-Encoding');
   res.set('ETag', answer.etag);

@@ -78,6 +78,7 @@ export function historyRoutes(deps: Deps) {
         deps.config.auditStatementTimeoutMs,
         anchors,
         deps.clock,
+        deps.auditorPace.clock,
         left.signal,
       );
     } catch (error) {

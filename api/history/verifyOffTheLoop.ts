@@ -2,6 +2,7 @@ import type { AnchorStore } from '#events/anchors.ts';
 import { logHmacKey } from '#events/canonical.ts';
 import type { VerifyResult } from '#events/chain.ts';
 import type { Clock } from '../time.ts';
+import type { RoomClock } from './auditorPace.ts';
 import { auditorThread } from './auditorThread.ts';
 import type { VerifyAnswer, VerifyTask } from './verifyThread.ts';
 
@@ -21,7 +22,8 @@ export const verifiesInLine = (): number => verifier.inLine();
 
 /**
  * `verifyChain` of the whole log on the verify thread; the verified head is anchored here, stamped
- * with `clock` (a function cannot cross to the thread; decision 147). `signal` (the auditor's
+ * with `clock` (a function cannot cross to the thread; decision 147). `room`: when a guest last asked,
+ * shared with the thread, which rests while the room is busy (decision 159). `signal` (the auditor's
  * request closed) takes the verify back, as `AuditorThread.run` says.
  */
 export async function verifyOffTheLoop(
@@ -29,11 +31,12 @@ export async function verifyOffTheLoop(
   timeoutMs: number,
   anchors: AnchorStore,
   clock: Clock,
+  room: RoomClock,
   signal?: AbortSignal,
 ): Promise<VerifyResult> {
   const answer = await verifier.run(
-    async () => ({ databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey() }),
-    signal,
+    async () => ({ databaseUrl, timeoutMs, anchors: await anchors.all(), hmacKey: logHmacKey(), room }),
+    { signal },
   );
   if (!answer.anchor) return answer.result;
   const anchor = { ...answer.anchor, at: clock().toISOString() };

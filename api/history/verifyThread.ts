@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Anchor, AnchorStore } from '#events/anchors.ts';
 import { verifyChain, type VerifyResult } from '#events/chain.ts';
 import { systemClock } from '../time.ts';
+import { pacer, type RoomClock } from './auditorPace.ts';
 import { stoppedBy, type Stopped } from './auditorThread.ts';
 import { lowerBackendPriority } from './backendPriority.ts';
 
@@ -14,7 +15,14 @@ export interface VerifyTask {
   anchors: Anchor[];
   /** LOG_HMAC_KEY as the API has it now (a thread's environment is a copy made when it started) */
   hmacKey: string | undefined;
+  /** when the room last asked the API for something, shared: the verify rests while it is busy */
+  room: RoomClock;
 }
+
+/** Links hashed between two rests: about a millisecond's work. */
+const SLICE = 50;
+/** Links a query reads: a few milliseconds of the backend's time. */
+const PAGE = 500;
 
 /** The thread's answer: the result and the head to anchor, or why the read stopped. */
 export type VerifyAnswer = { result: VerifyResult; anchor: Anchor | null } | Stopped;
@@ -47,9 +55,19 @@ export default async function verify(task: VerifyTask): Promise<VerifyAnswer> {
       `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(task.timeoutMs))};
        SET LOCAL client_connection_check_interval = 1000`,
     );
-    // nothing else runs on this thread's loop: hash each page whole
-    // the API stamps the anchor it writes with its own clock (verifyOffTheLoop.ts)
-    const options = { anchors, clock: systemClock, hmacKey: task.hmacKey, yieldEvery: Number.MAX_SAFE_INTEGER };
+    // While the room is busy the verify keeps to its share of the machine (decision 159): it rests
+    // after every slice of links in proportion to the slice's time, the page's query included, and
+    // reads short pages so that no one statement holds a core for long. With the room quiet a pause
+    // is a turn of this thread's loop, where nothing else runs. The API stamps the anchor it writes
+    // with its own clock (verifyOffTheLoop.ts).
+    const options = {
+      anchors,
+      clock: systemClock,
+      hmacKey: task.hmacKey,
+      yieldEvery: SLICE,
+      pause: pacer(task.room),
+      pageSize: PAGE,
+    };
     const result = await verifyChain(client, options);
     await client.query('COMMIT');
     return { result, anchor };
