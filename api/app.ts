@@ -43,6 +43,7 @@ export function createApp(deps: Deps) {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.use((req, res, next) => {
+    req.arrivedAt = performance.now();
     req.requestId = randomUUID();
     res.set('X-Request-Id', req.requestId);
     requestContext.run({ requestId: req.requestId }, next);

@@ -23,6 +23,11 @@ const ROUNDS = Number(process.env.BENCH_AUDITOR_ROUNDS ?? 4);
 const GUESTS = 50;
 /** What the auditor does in its loop: `verify`, `filters`, or both (the default), to see which costs the room. */
 const PARTS = (process.env.BENCH_AUDITOR_PARTS ?? 'verify,filters').split(',');
+/**
+ * Verify and the filters at once, in two loops (an auditor with two tabs), where the default runs one
+ * after the other: with verify paced (decision 159), one verify can outlast a phase of 5 s.
+ */
+const TOGETHER = process.env.BENCH_AUDITOR_TOGETHER === '1';
 
 /** The ten history filters an auditor tries, each a page of the log as the console asks for it. */
 const FILTERS = [
@@ -74,34 +79,44 @@ const pooled = (phases: Phase[]) => ({
   failed: phases.reduce((sum, p) => sum + p.failed, 0),
 });
 
-/** An auditor at work until `stop()`: verify the whole chain, then the ten filters, again and again. */
+/**
+ * An auditor at work until `stop()`: verify the whole chain, then the ten filters, again and again (or
+ * both loops at once, TOGETHER).
+ */
 function auditorAtWork(app: App, token: string) {
   let running = true;
   const verifies: number[] = [];
   const filters: number[] = [];
   let refused = 0;
-  const done = (async () => {
-    while (running) {
-      let t = performance.now();
-      if (PARTS.includes('verify')) {
-        const v = await app.call('GET', '/api/admin/events/verify', token);
-        const body = (await v.json()) as { ok?: boolean };
-        // refused by the statement timeout: counted, as the filters' are
-        if (v.status === 503) refused++;
-        else if (!v.ok || body.ok !== true) throw new Error(`verify answered ${v.status}: ${JSON.stringify(body)}`);
-        else verifies.push(performance.now() - t);
-      }
-      for (const filter of PARTS.includes('filters') ? FILTERS : []) {
-        if (!running) break;
-        t = performance.now();
-        const r = await app.call('GET', `/api/admin/events?${filter}`, token);
-        await r.arrayBuffer();
-        if (r.status === 503) refused++;
-        else if (!r.ok) throw new Error(`history ${filter} answered ${r.status}`);
-        filters.push(performance.now() - t);
-      }
+  const verifyOnce = async () => {
+    const t = performance.now();
+    const v = await app.call('GET', '/api/admin/events/verify', token);
+    const body = (await v.json()) as { ok?: boolean };
+    // refused by the statement timeout: counted, as the filters' are
+    if (v.status === 503) refused++;
+    else if (!v.ok || body.ok !== true) throw new Error(`verify answered ${v.status}: ${JSON.stringify(body)}`);
+    else verifies.push(performance.now() - t);
+  };
+  const filtersOnce = async () => {
+    for (const filter of FILTERS) {
+      if (!running) break;
+      const t = performance.now();
+      const r = await app.call('GET', `/api/admin/events?${filter}`, token);
+      await r.arrayBuffer();
+      if (r.status === 503) refused++;
+      else if (!r.ok) throw new Error(`history ${filter} answered ${r.status}`);
+      filters.push(performance.now() - t);
     }
-  })();
+  };
+  const loop = async (step: () => Promise<void>) => {
+    while (running) await step();
+  };
+  const done = TOGETHER
+    ? Promise.all([loop(verifyOnce), loop(filtersOnce)])
+    : loop(async () => {
+        if (PARTS.includes('verify')) await verifyOnce();
+        if (PARTS.includes('filters')) await filtersOnce();
+      });
   // a failure is reported by stop(); until then it must not end the bench as an unhandled rejection
   done.catch(() => {});
   return {
@@ -255,7 +270,7 @@ export async function benchAuditor(pool: pg.Pool, url: string) {
     return [
       pages,
       '',
-      `### A guest's gallery while an auditor works (${PARTS.join(' and ')}): ${RATE} pages/s from ${GUESTS} guests for ${SECONDS} s each, in ${ROUNDS} alternated phases of ${phaseSeconds} s, a log of ${EVENTS.toLocaleString('en')} events (${os.cpus().length} cores)`,
+      `### A guest's gallery while an auditor works (${PARTS.join(' and ')}${TOGETHER ? ', at once' : ''}): ${RATE} pages/s from ${GUESTS} guests for ${SECONDS} s each, in ${ROUNDS} alternated phases of ${phaseSeconds} s, a log of ${EVENTS.toLocaleString('en')} events (${os.cpus().length} cores)`,
       '',
       '| guests\u2019 `GET /api/gallery` | requests | p50 | p95 | p99 | max | failed | server CPU |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -8,6 +8,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     session?: Session;
     requestId: string;
+    /** when the request reached the app (`performance.now()`): what an auditor's read cost, with its answer */
+    arrivedAt: number;
   }
 }
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { AuditorPace, newRoomClock, pacer, restAfter, roomAsked } from './auditorPace.ts';
+import { AuditorPace, newRoomClock, pacer, restAfter, rested, roomAsked } from './auditorPace.ts';
 
 describe('the auditor keeps to its share while the room is busy', () => {
   it('rests nine times a step at a tenth, nothing with the room quiet, and never minutes', () => {
@@ -48,6 +48,39 @@ describe('the auditor keeps to its share while the room is busy', () => {
     expect(answers).toEqual([1, 2]);
     // busy: the second waited for the first and its rest (at a tenth, nine times its 20 ms)
     expect(spans[1]![0] - spans[0]![1]).toBeGreaterThanOrEqual(150);
+  });
+
+  it("counts a read's time in the API before its turn and until its answer is sent", async () => {
+    const pace = new AuditorPace(0.5); // a rest as long as the read cost
+    pace.roomAsked();
+    const starts: number[] = [];
+    const read = async () => {
+      starts.push(performance.now());
+      await sleep(10);
+    };
+    const sent = sleep(100); // its answer's last byte, 100 ms after its turn began
+    await Promise.all([pace.inTurn(read, { before: 50, until: sent }), pace.inTurn(read)]);
+    // 50 ms before, 100 ms until sent: a rest of 150 ms after it was sent
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(240);
+  });
+
+  it('waits for the rest another kind of work earned: one share for verify and reads at once', async () => {
+    const pace = new AuditorPace(0.1);
+    pace.roomAsked();
+    // a slice of verify's on its thread, 100 ms at a half: the auditor's next step in 100 ms
+    rested(100, pace.clock, 0.5);
+    const asked = performance.now();
+    let began = 0;
+    await pace.inTurn(async () => {
+      began = performance.now();
+    });
+    expect(began - asked).toBeGreaterThanOrEqual(90);
+    // and verify's next slice waits for the read's rest in turn (a read of 0 ms earns none)
+    const pause = pacer(pace.clock, 0.5);
+    rested(60, pace.clock, 0.1); // a read of 60 ms at a tenth: 540 ms
+    const t = performance.now();
+    await pause();
+    expect(performance.now() - t).toBeGreaterThanOrEqual(500);
   });
 
   it('goes on after a read that failed', async () => {

@@ -1,7 +1,6 @@
 import { Piscina } from 'piscina';
 import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
 import { HttpError, isUnreachable } from '../http/errors.ts';
-import type { AuditorPace } from './auditorPace.ts';
 import { readTooLong } from './boundedRead.ts';
 
 /**
@@ -23,10 +22,13 @@ export interface AuditorThread<Task, Answer> {
    * console left refreshing, a script). A stopped read answers as one on the API's own connections:
    * 503 either way (decisions 019 and 101). `signal` takes the task back: out of the queue if it
    * waits, and the thread stopped if it runs (a new one is made for the next); the promise then
-   * rejects with piscina's AbortError. With `pace`, the task waits for its turn while guests are in
-   * the room (decision 159), counted in the queue as it waits.
+   * rejects with piscina's AbortError. `turn` runs the task when its turn comes (an auditor's read
+   * waits for it while guests are in the room, decision 159), counted in the queue as it waits.
    */
-  run(makeTask: () => Task | Promise<Task>, options?: { signal?: AbortSignal; pace?: AuditorPace }): Promise<Answer>;
+  run(
+    makeTask: () => Task | Promise<Task>,
+    options?: { signal?: AbortSignal; turn?: <T>(work: () => Promise<T>) => Promise<T> },
+  ): Promise<Answer>;
   /** Tasks running or waiting now, this process's share of the queue. */
   inLine(): number;
 }
@@ -62,13 +64,12 @@ export function auditorThread<Task, Answer extends object>(options: {
 
   return {
     inLine: () => queued,
-    async run(makeTask, { signal, pace } = {}) {
+    async run(makeTask, { signal, turn = <T>(work: () => Promise<T>) => work() } = {}) {
       if (queued >= options.queue) throw new HttpError(503, options.busy, {}, { 'Retry-After': '5' });
       queued++;
       let answer: Answer | Stopped;
       try {
-        const work = async () => thread().run(await makeTask(), { signal });
-        answer = await (pace ? pace.inTurn(work) : work());
+        answer = await turn(async () => thread().run(await makeTask(), { signal }));
       } finally {
         queued--;
       }

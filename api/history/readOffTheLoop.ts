@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { logHmacKey } from '#events/canonical.ts';
 import type { Deps } from '../deps.ts';
@@ -35,6 +36,8 @@ export async function sendReadOffTheLoop(
   read: AuditorRead,
   notFound?: () => Error,
 ): Promise<void> {
+  const asked = performance.now();
+  const sent = once(res, 'close').catch(() => {});
   const answer = await reader.run(
     () => ({
       databaseUrl: deps.databaseUrl,
@@ -43,8 +46,9 @@ export async function sendReadOffTheLoop(
       gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip',
       read,
     }),
-    // in its turn: while guests are in the room, the auditor's reads keep to their share (decision 159)
-    { pace: deps.auditorPace },
+    // in its turn: while guests are in the room, the auditor's reads keep to their share (decision 159),
+    // each costing its whole time in the API, from its arrival to its answer's last byte
+    { turn: (work) => deps.auditorPace.inTurn(work, { before: asked - req.arrivedAt, until: sent }) },
   );
   if (answer.empty && notFound) throw notFound();
   res.vary('Accept-Encoding');

@@ -109,7 +109,9 @@ async function reportPages(context: BrowserContext): Promise<void> {
   const journal = journals.get(context);
   if (journal) {
     const now = performance.now();
-    const waiting = [...journal.waiting].map(([r, sent]) => `${r.method()} ${pathOf(r.url())} for ${Math.round(now - sent)} ms`);
+    const waiting = [...journal.waiting].map(
+      ([r, sent]) => `${r.method()} ${pathOf(r.url())} for ${Math.round(now - sent)} ms`,
+    );
     failure.message += `\n\nIts context, ${sinceBegan()} ms into the test: waiting on ${waiting.join(', ') || 'nothing'}`;
     failure.message += `\nfailures and errors: ${journal.troubles.join('; ') || 'none'}`;
   }
