@@ -190,6 +190,7 @@ describe('one shape across the seam', () => {
  */
 const ELAPSED_TIME_ONLY = [
   'api/auth/sessions.ts',
+  'api/history/auditorPace.ts',
   'api/limits/limits.ts',
   'api/limits/postgresStore.ts',
   'api/media/resumable.ts',

@@ -33,6 +33,8 @@ export function newRoomClock(): RoomClock {
   return new BigInt64Array(new SharedArrayBuffer(16));
 }
 
+// The room's clock is read with Date.now(): elapsed time shared across threads (a thread's
+// performance.now() counts from its own start), not domain time (decision 147).
 export function roomAsked(clock: RoomClock): void {
   Atomics.store(clock, 0, BigInt(Date.now()));
 }
