@@ -15,7 +15,7 @@ export interface VerifyTask {
   anchors: Anchor[];
   /** LOG_HMAC_KEY as the API has it now (a thread's environment is a copy made when it started) */
   hmacKey: string | undefined;
-  /** when the room last asked the API for something, shared: the verify rests while it is busy */
+  /** the app's room clock, shared: when a guest last asked, and the auditor's next step (decision 159) */
   room: RoomClock;
 }
 
