@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 describe("npm test's summary of what failed", () => {
   it('names a failed assertion with its diff, and an error thrown outside any test, and no test that passed', () => {
-    const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'tribute-failures-')), 'failures.json');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'tribute-failures-'));
+    const out = path.join(dir, 'failures.json');
     const run = spawnSync(
       process.execPath,
       [
@@ -23,6 +24,7 @@ describe("npm test's summary of what failed", () => {
     );
     expect(run.status).toBe(1);
     const failures = JSON.parse(readFileSync(out, 'utf8')) as Failure[];
+    rmSync(dir, { recursive: true, force: true });
     expect(failures.map(({ file, name }) => `${file} > ${name}`)).toEqual([
       'tests/support/failureFixture/fails.fixture.ts > a suite > fails an assertion',
       '(outside any test) > an unhandled error',

@@ -23,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  if (photo) fs.rmSync(path.dirname(photo), { recursive: true, force: true });
 });
 
 /** A guest's page, signed in through the API as the other e2e files do (the gate has tests of its own). */

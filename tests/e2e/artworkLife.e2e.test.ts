@@ -23,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  if (photo) fs.rmSync(path.dirname(photo), { recursive: true, force: true });
 });
 
 /** A person at their own browser, through the gate with a password. */

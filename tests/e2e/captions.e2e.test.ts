@@ -25,6 +25,7 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
   await removeTestMedia();
+  if (track) fs.rmSync(path.dirname(track), { recursive: true, force: true });
 });
 
 /** A guest's page, signed in through the API as the other e2e files do (the gate has tests of its own). */
