@@ -121,8 +121,8 @@ const ok = await runGroups([
  * What a failed phase's summary keeps: CI shows about the last hundred lines of a run. The first
  * failures in full, then every failure's name on a line (the list ends the run, where it is read).
  */
-const DETAILED = 3;
-const ERROR_LINES = 16;
+const DETAILED = 2;
+const ERROR_LINES = 30;
 const NAMED = 20;
 const OUTPUT_LINES = 40;
 const indent = (text: string, lines: number) =>
