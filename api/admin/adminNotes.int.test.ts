@@ -6,7 +6,7 @@ import { EventStore } from '#events/store.ts';
 import { chainSealer } from '#projections/chain/chainSealer.ts';
 import { runBatch } from '#projections/runner.ts';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { caughtUp, waitFor } from '../../tests/support/wait.ts';
 
 /** Admin notes are erasable values (decision 090): the log holds a ref, the words sit in personal_data. */
 let t: TestServer;
@@ -85,7 +85,7 @@ describe('an admin note', () => {
       ],
       { role: 'admin', now: new Date().toISOString() },
     );
-    await t.server.runner!.wake();
+    await caughtUp(t);
     const item = await waitFor(async () => {
       const r = await admin('GET', `/api/stories/${id}`);
       return r.body.status === 'approved' && r.body;

@@ -6,6 +6,7 @@ import { KINDS } from '../kinds.ts';
 import type { Kind } from '#projections/catalog/items.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
 import { meta, submitted } from '../../tests/support/fixtures.ts';
+import { caughtUp } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let guest: ReturnType<typeof client>;
@@ -36,7 +37,7 @@ async function addStory(id: number, content: string, authorName = 'Priya Shah') 
   await store.append(`story-${id}`, 0, [event, approve('story', id)], meta());
 }
 async function settle() {
-  await t.server.runner!.wake();
+  await caughtUp(t);
 }
 const ids = (body: { items: Array<{ kind: string; id: number }> }) => body.items.map((i) => `${i.kind}-${i.id}`);
 

@@ -8,6 +8,7 @@ import {
   type TestServer,
 } from '../../tests/support/server.ts';
 import { approved, meta, submitted } from '../../tests/support/fixtures.ts';
+import { caughtUp } from '../../tests/support/wait.ts';
 
 // Decision 028: a gallery page is answered at the position this process knows, with no query, and a
 // browser that wrote carries its write's position to whichever process answers next.
@@ -18,7 +19,7 @@ beforeAll(async () => {
   second = await startSecondProcess(t);
   for (let id = 1; id <= 3; id++)
     await t.server.deps.store.append(`artwork-${id}`, 0, [submitted(id), approved(id)], meta());
-  await t.server.runner!.wake();
+  await caughtUp(t);
 });
 afterAll(async () => {
   await second?.close();
@@ -79,7 +80,7 @@ describe('gallery pages at the position the process knows', () => {
     vi.spyOn(known, 'at', 'get').mockReturnValue(known.at);
     try {
       await t.server.deps.store.append('artwork-4', 0, [submitted(4), approved(4)], meta());
-      await t.server.runner!.wake();
+      await caughtUp(t);
       // not yet read by this process: the page it has (its live messages come after it)
       expect((await other('GET', '/api/gallery?page=1')).body.total).toBe(before.body.total);
     } finally {

@@ -3,13 +3,13 @@ import { TimeTravel } from '#projections/timeTravel.ts';
 import { SnapshotKeeper } from '#projections/timeTravel/snapshotKeeper.ts';
 import { seeder, type Seeder } from '../../tests/support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { caughtUp, waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let s: Seeder;
 let auditor: ReturnType<typeof client>;
 const head = async () => {
-  await t.server.runner!.wake();
+  await caughtUp(t);
   const { rows } = await t.db.pool.query(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
   return rows[0].seq as number;
 };

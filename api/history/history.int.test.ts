@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meta, submitted } from '../../tests/support/fixtures.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { caughtUp, waitFor } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let auditor: ReturnType<typeof client>;
@@ -15,7 +15,7 @@ beforeAll(async () => {
     .id;
   await admin('PATCH', `/api/admin/stories/${storyId}`, { status: 'approved' });
   await guest('POST', `/api/stories/${storyId}/like`);
-  await t.server.runner!.wake();
+  await caughtUp(t);
 });
 afterAll(() => t.close());
 
@@ -87,7 +87,7 @@ describe('event history for auditors', () => {
 
 describe('tailing the history with after=SEQ', () => {
   it('never skips an event that commits late with a lower position', async () => {
-    await t.server.runner!.wake();
+    await caughtUp(t);
     const all = async (after: number) => {
       const events = [];
       for (let cursor = after; ;) {
@@ -151,7 +151,7 @@ describe('who did it', () => {
     const id = (await guest('POST', '/api/stories', { content: 'Named', authorName: 'Kim', email: 'kim@example.com' }))
       .body.id;
     await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved', adminNotes: 'Lovely' });
-    await t.server.runner!.wake();
+    await caughtUp(t);
     const history = await waitFor(async () => {
       const h = await auditor('GET', `/api/admin/history/stories/${id}`);
       return h.body.events?.length === 2 && h.body;
@@ -216,7 +216,7 @@ describe('erasing a person', () => {
     expect(await new PersonalData(t.db.pool).erase('email', 'EVE@example.com')).toBe(1);
     const after = (await admin('GET', '/api/admin/stories/pending')).body;
     expect(JSON.stringify(after)).not.toContain('eve@example.com');
-    await t.server.runner!.wake();
+    await caughtUp(t);
     expect((await auditor('GET', '/api/admin/events/verify')).body.ok).toBe(true);
   });
 });
@@ -236,7 +236,7 @@ describe('the history between two times, a page at a time', () => {
     const id = (await guest('POST', '/api/stories', { content, authorName: 'Tia', email: 'tia@example.com' })).body.id;
     await admin('PATCH', `/api/admin/stories/${id}`, { status: 'approved' });
     expect((await guest('POST', `/api/stories/${id}/like`)).status).toBeLessThan(300);
-    await t.server.runner!.wake();
+    await caughtUp(t);
     return `story-${id}`;
   };
   let before: string, between: string, after: string;

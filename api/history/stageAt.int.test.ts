@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { caughtUp, waitFor } from '../../tests/support/wait.ts';
 import { FLUSH_MS } from '../show/reactions.ts';
 
 type Client = ReturnType<typeof client>;
@@ -18,7 +18,7 @@ let deck: Ref[] = [];
 const strokeIds: number[] = [];
 
 const head = async () => {
-  await t.server.runner!.wake();
+  await caughtUp(t);
   const { rows } = await t.db.pool.query(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
   return rows[0].seq as number;
 };

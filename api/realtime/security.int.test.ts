@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#db/postgres.ts';
 import { approved, meta, submitted } from '../../tests/support/fixtures.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { caughtUp } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 const sockets: Socket[] = [];
@@ -121,7 +122,7 @@ describe('catch-up after a reconnect', () => {
     const b = await approvedStory(guest, admin, 'second');
     await guest('POST', `/api/stories/${b}/comments`, { authorName: 'Jo', content: 'Missed this' });
     await guest('POST', `/api/stories/${a}/like`);
-    await t.server.runner!.wake();
+    await caughtUp(t);
 
     const again = connect(t.url, { auth: { token, since }, transports: ['websocket'], reconnection: false });
     sockets.push(again);
@@ -152,7 +153,7 @@ describe('catch-up after a reconnect', () => {
       const id = 900_000 + i;
       await store.append(`artwork-${id}`, 0, [submitted(id), approved(id)], meta());
     }
-    await t.server.runner!.wake();
+    await caughtUp(t);
     await t.server.deps.realtime.reach(since + 1200);
     const batch = await syncFrom(since);
     expect(batch).toMatchObject({ refetch: true, messages: [] });
@@ -218,7 +219,7 @@ describe('several API processes on one database', () => {
   it('catches a client up from the outbox it shares, and tells it to refetch what was pruned', async () => {
     const guest = client(t.url, await t.login('guest'));
     await approvedStory(guest, client(t.url, await t.login('admin')), 'before the new process');
-    await t.server.runner!.wake();
+    await caughtUp(t);
     const { rows } = await t.db.pool.query<{ at: number }>(`SELECT catalog_position()::int AS at`);
     // a process that starts now holds nothing in memory from before: it reads the outbox
     const apiC = await startProcess('api');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { caughtUp } from '../../tests/support/wait.ts';
 
 let t: TestServer;
 let guest: ReturnType<typeof client>;
@@ -167,7 +168,7 @@ describe('likes', () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     // a second like from each changes nothing
     await Promise.all(visitors.slice(0, 50).map((token) => client(t.url, token)('POST', `/api/stories/${id}/likes`)));
-    await t.server.runner!.wake();
+    await caughtUp(t);
     expect((await guest('GET', `/api/stories/${id}/likes/count`)).body).toEqual({ count: 200 });
     expect(
       await count(`SELECT count(*)::int AS n FROM events WHERE type = 'ItemLiked' AND data->>'itemId' = '${id}'`),

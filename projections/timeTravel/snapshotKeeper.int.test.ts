@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TimeTravel } from '#projections/timeTravel.ts';
 import { seeder, type Seeder } from '../../tests/support/seedGallery.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
-import { waitFor } from '../../tests/support/wait.ts';
+import { caughtUp, waitFor } from '../../tests/support/wait.ts';
 import { projection } from './workingTables.ts';
 import { SnapshotKeeper } from './snapshotKeeper.ts';
 
@@ -12,7 +12,7 @@ const STROKES = 36;
 const EVERY = 5;
 
 const head = async () => {
-  await t.server.runner!.wake();
+  await caughtUp(t);
   const { rows } = await t.db.pool.query(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
   return rows[0].seq as number;
 };

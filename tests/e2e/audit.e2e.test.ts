@@ -6,7 +6,7 @@ import { launchChromium } from '../support/browser.ts';
 import { jpegDataUrl } from '../support/images.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { client, PASSWORDS, startTestServer, type TestServer } from '../support/server.ts';
-import { appended, waitFor } from '../support/wait.ts';
+import { appended, caughtUp, waitFor } from '../support/wait.ts';
 
 const SCREENS_DIR = 'test-results/screens';
 const VIEWPORTS = {
@@ -34,7 +34,7 @@ const muralStroke = (y: number) => ({
 });
 
 const head = async () => {
-  await t.server.runner!.wake();
+  await caughtUp(t);
   const { rows } = await t.db.pool.query(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
   return rows[0].seq as number;
 };

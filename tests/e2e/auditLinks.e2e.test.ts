@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.ts';
 import { seeder, signedInContext } from '../support/seedGallery.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { appended } from '../support/wait.ts';
+import { appended, caughtUp } from '../support/wait.ts';
 
 let t: TestServer;
 let browser: Browser;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   await seed.story({ title: 'The Coffee Machine', content: 'Every morning at eight.' });
   // the head is read once every event is in: the artworks' renditions come from a job, later
   await appended(t.db.pool, 'ArtworkRenditionsMade', 2);
-  await t.server.runner!.wake();
+  await caughtUp(t);
   const { rows } = await t.db.pool.query(`SELECT coalesce(max(seq), 0)::int AS seq FROM event_chain`);
   head = rows[0].seq as number;
 });

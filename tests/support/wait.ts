@@ -52,3 +52,29 @@ export async function projected(pool: {
     return BigInt((at[0] as { seq: string }).seq) >= events;
   }, 60_000);
 }
+
+/**
+ * Wakes a test server's projection runner and waits until the catalog has folded every event now in
+ * the log, and the server knows it (its gallery pages are answered at the position it knows, decision
+ * 028). A wake alone returns once the events under the snapshot horizon are folded: an event whose
+ * transaction is younger than one still open anywhere in the cluster (the sealer's, a job's, another
+ * request's) is left for a later pass (projections/runner.ts, `#eventsInFlight`), and a test that read
+ * the gallery or the chain's head right after the wake saw the log without it (`gallery.int` in a
+ * shuffled run: 35 items of 36).
+ */
+export async function caughtUp(t: {
+  server: {
+    runner?: { wake(): Promise<void> };
+    deps: { realtime: { reach(position: number, timeoutMs?: number): Promise<boolean>; known: { at: number } } };
+  };
+  db: { pool: Parameters<typeof projected>[0] };
+}): Promise<void> {
+  await t.server.runner?.wake();
+  await projected(t.db.pool);
+  const { rows } = await t.db.pool.query(`SELECT catalog_position()::bigint::text AS at`);
+  const position = Number((rows[0] as { at: string }).at);
+  const { realtime } = t.server.deps;
+  await realtime.reach(position, 30_000);
+  if (realtime.known.at < position)
+    throw new Error(`the server knows the catalog at ${realtime.known.at}, not ${position}`);
+}
