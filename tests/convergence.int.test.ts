@@ -36,6 +36,17 @@ afterAll(async () => {
   await cluster?.close();
 });
 
+/** A screen's story around a position: what it applied, the batches and the connections near it. */
+function storyAround(screen: Screen, position: number): string {
+  const near = screen.story.flatMap((entry, i) =>
+    entry.near !== undefined && Math.abs(entry.near - position) <= 10 ? [i] : [],
+  );
+  const from = Math.max(0, (near[0] ?? screen.story.length) - 5);
+  const to = Math.min(screen.story.length, (near.at(-1) ?? screen.story.length) + 6);
+  const lines = screen.story.slice(from, to).map((entry) => entry.line);
+  return `\n${screen.name}'s story near ${position}:\n${lines.slice(-60).join('\n')}\n`;
+}
+
 /** A small seeded generator, so a failing run can be repeated. */
 function random(seed: number) {
   let x = seed >>> 0 || 1;
@@ -279,7 +290,10 @@ describe('live delivery under concurrency and faults', () => {
       const missing = unapplied.filter((m) => !superseded(m));
       coalesced += unapplied.length - missing.length;
       lost += missing.length;
-      expect(missing.slice(0, 5), `${s.name} lost messages`).toEqual([]);
+      expect(
+        missing.slice(0, 5),
+        `${s.name} lost messages${missing.length ? storyAround(s, missing[0]!.position) : ''}`,
+      ).toEqual([]);
     }
 
     // every screen shows what the read model holds

@@ -146,6 +146,11 @@ export interface Screen {
   /** the messages that carry names and words (arrivals, comments), as applied live or in a batch */
   words: Array<{ position: number; text: string }>;
   firstUpTo?: number;
+  /**
+   * What happened to the screen, in order, one short line each (connections, batches, resyncs,
+   * applied positions): a lost message's report shows the screen's story around it.
+   */
+  story: Array<{ near?: number; line: string }>;
   /** drops the connection and comes back after `ms` with its last position, as a phone on Wi-Fi does */
   reconnect(ms: number): void;
   close(): void;
@@ -192,8 +197,10 @@ export function openScreen(
     refetched: [],
     caughtUp: [],
     words: [],
+    story: [],
     live: undefined as unknown as LiveClient,
     reconnect(ms) {
+      tell(`drops its connection for ${ms} ms`);
       screen.live.socket.disconnect();
       setTimeout(() => screen.live.socket.connect(), ms);
     },
@@ -204,19 +211,30 @@ export function openScreen(
     },
   };
   let last: number | undefined;
+  const began = performance.now();
+  const tell = (line: string, near?: number) =>
+    screen.story.push({ near, line: `${Math.round(performance.now() - began)} ms: ${line}` });
   screen.live = startLiveClient(
     (auth) => io(url, { auth, transports: ['websocket'], reconnectionDelay: 100, reconnectionDelayMax: 1000 }) as never,
     queryClient,
     () => token,
     {
+      resync: () => tell(`resync from ${screen.live.sequence.lastPosition}`, screen.live.sequence.lastPosition),
+      connected: (connected) => tell(connected ? 'connected' : 'disconnected'),
       applied: (message: LiveMessage) => {
         screen.applied.push({ position: message.payload.position, event: message.event });
+        tell(
+          `applied ${message.payload.position} ${message.event} (after ${message.payload.after})`,
+          message.payload.position,
+        );
         if (CARRY_WORDS.has(message.event)) {
           screen.words.push({ position: message.payload.position, text: JSON.stringify(message.payload) });
         }
         last = message.payload.position;
       },
       batch: (batch, since) => {
+        const positions = batch.messages.map((m) => `${m.payload.position} ${m.event}`).join(', ');
+        tell(`batch since ${since} up to ${batch.upTo}${batch.refetch ? ', refetch' : ''}: ${positions}`, batch.upTo);
         screen.firstUpTo ??= batch.upTo;
         if (!batch.refetch && since !== undefined)
           screen.caughtUp.push({ since, upTo: batch.upTo, messages: batch.messages as LiveMessage[] });
