@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { StrokeRecording } from '#contract/strokes.ts';
+import { log } from '../observability/logger.ts';
 import type { PainterTask } from './painterThread.ts';
 
 /**
@@ -14,14 +15,18 @@ import type { PainterTask } from './painterThread.ts';
 let pool: Piscina<PainterTask, Uint8Array | number> | undefined;
 
 function painters() {
+  if (pool) return pool;
   const threads = Math.max(1, os.availableParallelism() - 1);
-  return (pool ??= new Piscina({
+  pool = new Piscina({
     filename: new URL('./painterThread.ts', import.meta.url).href,
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
     niceIncrement: 19,
-  }));
+  });
+  // a thread that fails with no task on it: piscina makes another; unheard, it would end the process
+  pool.on('error', (error) => log.error({ err: error }, 'painter thread failed'));
+  return pool;
 }
 
 /** The mural's strokes (JSON text of MuralStrokeInput[]) painted as a PNG, off the event loop. */

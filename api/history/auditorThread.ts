@@ -1,20 +1,8 @@
 import { Piscina } from 'piscina';
-import { STATEMENT_TIMEOUT } from '#db/postgres.ts';
-import { HttpError, isUnreachable } from '../http/errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { log } from '../observability/logger.ts';
 import { readTooLong } from './boundedRead.ts';
-
-/**
- * Why a read on an auditor's thread stopped: the statement timeout, or a connection that failed or
- * broke. Plain data, since an error crossing threads loses its code.
- */
-export type Stopped = { stopped: 'timeout' | 'unreachable' };
-
-/** A thread's entry point's catch: a stop it can name, as data; anything else thrown on. */
-export function stoppedBy(error: unknown): Stopped {
-  if ((error as { code?: string }).code === STATEMENT_TIMEOUT) return { stopped: 'timeout' };
-  if (isUnreachable(error)) return { stopped: 'unreachable' };
-  throw error;
-}
+import type { Stopped } from './stopped.ts';
 
 export interface AuditorThread<Task, Answer> {
   /**
@@ -52,15 +40,20 @@ export function auditorThread<Task, Answer extends object>(options: {
 }): AuditorThread<Task, Exclude<Answer, Stopped>> {
   let pool: Piscina<Task, Answer | Stopped> | undefined;
   let queued = 0;
-  const thread = () =>
-    (pool ??= new Piscina({
+  const thread = () => {
+    if (pool) return pool;
+    pool = new Piscina({
       filename: options.filename.href,
       minThreads: 0,
       maxThreads: 1,
       concurrentTasksPerWorker: options.atOnce ?? 1,
       idleTimeout: 60_000,
       niceIncrement: 19,
-    }));
+    });
+    // a thread that fails with no task on it: piscina makes another; unheard, it would end the process
+    pool.on('error', (error) => log.error({ err: error, thread: options.name }, 'auditor thread failed'));
+    return pool;
+  };
 
   return {
     inLine: () => queued,

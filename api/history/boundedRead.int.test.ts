@@ -210,6 +210,26 @@ describe('history reads on a thread of their own (decision 154)', () => {
     expect((await slow.auditor('GET', '/api/admin/history/artwork/999')).status).toBe(404);
   });
 
+  it("answers the other reads on the thread when one read's connection is cut", async () => {
+    const reads = await whileChainLocked(async () => {
+      const reads = ['/api/admin/events?limit=1', '/api/admin/events?limit=2'].map((path) => {
+        const asked = slow.auditor('GET', path);
+        asked.catch(() => {});
+        return asked;
+      });
+      await waitFor(async () => (await waiting()).length === 2, 30_000);
+      // one of the two, as a restart or an operator would; the other waits on for the lock
+      const [cut] = await waiting();
+      await slow.server.db.pool.query('SELECT pg_terminate_backend($1)', [cut!.pid]);
+      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      return reads;
+    }, slow.server);
+    // pg tells a client that lost its connection with an 'error' event even while its query runs: with
+    // no one listening, that ended the thread, and the other read with it
+    const statuses = (await Promise.all(reads)).map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 503]);
+  });
+
   it('refuses a read past the sixteen running or waiting, at once, and answers those sixteen', async () => {
     const { first, next } = await whileChainLocked(async () => {
       const first = Array.from({ length: 16 }, () => slow.auditor('GET', '/api/admin/events?limit=1'));

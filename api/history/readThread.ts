@@ -4,7 +4,7 @@ import pg from 'pg';
 import { boundedRead } from '#db/postgres.ts';
 import { itemHistory, readHistory, type HistoryFilter } from '#events/history.ts';
 import { findItem, toView, type Kind } from '#projections/catalog/items.ts';
-import { stoppedBy, type Stopped } from './auditorThread.ts';
+import { stoppedBy, type Stopped } from './stopped.ts';
 import { lowerBackendPriority } from './backendPriority.ts';
 
 /** One auditor's read of the log: a page of the history, or one item with its timeline. */
@@ -42,9 +42,14 @@ function poolFor(databaseUrl: string): pg.Pool {
       idleTimeoutMillis: 10_000,
       application_name: 'tribute-audit',
     });
-    // a backend terminated while idle must not end the thread: the next read connects again
+    // A backend terminated must not end the thread, idle or in a read (pg emits 'error' on a client
+    // that loses its connection even while a query is running, and with no listener that ends the
+    // thread with every read on it): the read fails and answers 503, and the next connects again.
     pool.on('error', () => {});
-    pool.on('connect', (client) => void lowerBackendPriority(client).catch(() => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      void lowerBackendPriority(client).catch(() => {});
+    });
     pools.set(databaseUrl, pool);
   }
   return pool;

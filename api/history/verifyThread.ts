@@ -3,7 +3,7 @@ import type { Anchor, AnchorStore } from '#events/anchors.ts';
 import { verifyChain, type VerifyResult } from '#events/chain.ts';
 import { systemClock } from '../time.ts';
 import { pacer, type RoomClock } from './auditorPace.ts';
-import { stoppedBy, type Stopped } from './auditorThread.ts';
+import { stoppedBy, type Stopped } from './stopped.ts';
 import { lowerBackendPriority } from './backendPriority.ts';
 
 /** What the verify thread is asked (api/history/verifyOffTheLoop.ts): plain data, copied across. */
