@@ -260,6 +260,12 @@ describe('live delivery under concurrency and faults', () => {
       room: string;
       payload: LiveMessage['payload'];
     }>(`SELECT position::int, event, room, payload FROM live_messages ORDER BY position, ord`);
+    // every message the outbox holds at a position, for a lost one's report: what else that step sent
+    const outboxAt = (position: number) =>
+      `the outbox at ${position}:\n${outbox
+        .filter((m) => m.position === position)
+        .map((m) => `${m.room} ${m.event} ${JSON.stringify(m.payload)}`)
+        .join('\n')}\n`;
     let sent = 0;
     let delivered = 0;
     let lost = 0;
@@ -292,7 +298,7 @@ describe('live delivery under concurrency and faults', () => {
       lost += missing.length;
       expect(
         missing.slice(0, 5),
-        `${s.name} lost messages${missing.length ? storyAround(s, missing[0]!.position) : ''}`,
+        `${s.name} lost messages${missing.length ? storyAround(s, missing[0]!.position) + outboxAt(missing[0]!.position) : ''}`,
       ).toEqual([]);
     }
 
