@@ -47,6 +47,28 @@ async function toastSays(page: Page, title: string, description?: string, timeou
   if (description) await visible(toasts.getByText(description, { exact: true }), timeout);
 }
 
+/**
+ * Sets the page's line through Chromium's network emulation, once no request of the page is on its
+ * way: a request on its way as the conditions change can wait for good. In CI (run 56 here, and as the
+ * same blank page in run 42 and stop 37's CI) /submit-media's own script files, asked for just after
+ * the page's load event, waited 30 s once the slow line was set, and the form was never drawn.
+ */
+function networkConditions(page: Page) {
+  const onTheirWay = new Set<unknown>();
+  page.on('request', (request) => onTheirWay.add(request));
+  page.on('requestfinished', (request) => onTheirWay.delete(request));
+  page.on('requestfailed', (request) => onTheirWay.delete(request));
+  // one session for the page's life: the conditions belong to the session that set them
+  const cdp = page.context().newCDPSession(page);
+  cdp.catch(() => {}); // a page closed first: the next change of line says so
+  return async (conditions: { latency: number; uploadThroughput: number }) => {
+    await expect.poll(() => onTheirWay.size, { timeout: 30_000 }).toBe(0);
+    await (
+      await cdp
+    ).send('Network.emulateNetworkConditions', { offline: false, downloadThroughput: -1, ...conditions });
+  };
+}
+
 async function pending<T>(kind: 'stories' | 'media'): Promise<T[]> {
   return (await admin('GET', `/api/admin/${kind}/pending`)).body as T[];
 }
@@ -213,15 +235,11 @@ describe('media form', () => {
   it('uploads with a percentage shown, then submits the media and asks for processing', async () => {
     const files = await makeTestMedia();
     const page = await guest();
+    const line = networkConditions(page);
     await page.goto('/submit-media');
+    await visible(page.getByLabel('Video or audio file'));
     // a slow line, so the upload's progress can be watched
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 20,
-      downloadThroughput: -1,
-      uploadThroughput: 300 * 1024,
-    });
+    await line({ latency: 20, uploadThroughput: 300 * 1024 });
 
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/upload-direct'), { timeout: 60_000 });
     await page.getByLabel('Video or audio file').setInputFiles(files.mp4);
@@ -236,12 +254,7 @@ describe('media form', () => {
     expect(await page.getByRole('button', { name: 'Submit to Gallery' }).isDisabled()).toBe(true);
     const upload = await uploaded;
     expect(upload.request().headers()['x-session-token']).toBeTruthy();
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: -1,
-    });
+    await line({ latency: 0, uploadThroughput: -1 });
     await toastSays(page, 'Upload successful', undefined, 30_000);
     await visible(page.getByText('pattern.mp4'));
 
