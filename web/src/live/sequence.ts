@@ -72,11 +72,17 @@ export class LiveSequence {
     return this.#buffer !== null;
   }
 
-  /** A connection attempt is starting; returns the `since` to send. A batch comes first; messages wait for it. */
+  /**
+   * A connection attempt is starting; returns the `since` to send. A batch comes first; messages wait
+   * for it. A step that live messages brought may be here only in part: the connection can drop
+   * between the messages of one position (an erasure's removals, an approval's queue change). Unless
+   * a batch closed it, the batch is asked from just before it, and brings the whole step again; what
+   * of it was applied is not applied twice.
+   */
   connecting(): number | undefined {
     this.#buffer = [];
     this.#muralFrom = -1;
-    return this.#last;
+    return this.#last === undefined || this.#closed ? this.#last : this.#last - 1;
   }
 
   /** The connection joined the mural's room with everything up to `upTo` sent. */
@@ -97,7 +103,7 @@ export class LiveSequence {
       this.#closeUpTo(batch.upTo, true);
     } else {
       // the batch is the server's account of the range: counters in it are coalesced, so no gap check
-      for (const message of batch.messages) this.#apply(message);
+      for (const message of batch.messages) if (!this.#appliedInStep(message)) this.#apply(message);
       this.#closeUpTo(batch.upTo, false);
     }
     // what the batch covers is done; anything after it goes through the gap check
@@ -121,6 +127,11 @@ export class LiveSequence {
       }
     }
     this.#apply(message);
+  }
+
+  /** Whether this message of the open step at #last has been applied already (a batch brings the step again). */
+  #appliedInStep(message: LiveMessage): boolean {
+    return message.payload.position === this.#last && !this.#closed && this.#appliedAtLast.has(stepKey(message));
   }
 
   #apply(message: LiveMessage): void {
