@@ -1,15 +1,20 @@
+import { QueryClient } from '@tanstack/react-query';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegDataUrl } from '../../tests/support/images.ts';
 import { client, startTestServer, type TestServer } from '../../tests/support/server.ts';
+import { waitFor } from '../../tests/support/wait.ts';
+import { startLiveClient, type LiveClient } from '../../web/src/live/client.ts';
 
 let t: TestServer;
 const sockets: Socket[] = [];
+const screens: LiveClient[] = [];
 beforeAll(async () => {
   t = await startTestServer();
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
+  for (const screen of screens) screen.close();
   await t.close();
 });
 
@@ -101,5 +106,51 @@ describe('live updates', () => {
     const gone = next<{ kind: string; id: number }>(watcher, 'gallery:item-removed');
     await api('DELETE', `/api/stories/${created.body.id}`, undefined, { authorization: 'the-admin-key' });
     expect(await gone).toEqual(expect.objectContaining({ kind: 'story', id: created.body.id }));
+  });
+});
+
+// Decision 160: an approval is one step of two messages for an admin (the item for everyone, the queue
+// for the admins). The convergence run once lost the second: the connection dropped between them, and
+// the reconnect asked for what came after the step's position.
+describe('a connection that drops between two messages of one step', () => {
+  it('is sent the rest of the step when it comes back, and applies nothing twice', async () => {
+    const adminToken = await t.login('admin');
+    const applied: string[] = [];
+    let batches = 0;
+    let droppedAt: number | undefined;
+    const screen = startLiveClient(
+      (auth) => connect(t.url, { auth, transports: ['websocket'], reconnection: false }) as never,
+      new QueryClient(),
+      () => adminToken,
+      {
+        batch: () => batches++,
+        applied: (message) => {
+          applied.push(`${message.payload.position}:${message.event}`);
+          // the connection drops as the step's first message is applied: its second is not taken
+          if (message.event === 'gallery:item-added' && droppedAt === undefined) {
+            droppedAt = message.payload.position;
+            screen.socket.disconnect();
+            setTimeout(() => screen.socket.connect(), 100);
+          }
+        },
+      },
+    );
+    screens.push(screen);
+    await waitFor(async () => batches === 1, 10_000);
+
+    const created = await client(t.url, await t.login('guest'))('POST', '/api/stories', {
+      content: 'Told in two messages',
+      authorName: 'Sam',
+      email: 'sam@example.com',
+    });
+    await client(t.url, adminToken)('PATCH', `/api/admin/stories/${created.body.id}`, { status: 'approved' });
+    // the batch of the reconnect is applied before it is counted
+    await waitFor(async () => batches === 2, 10_000);
+
+    expect(applied.filter((a) => a.startsWith(`${droppedAt}:`))).toEqual([
+      `${droppedAt}:gallery:item-added`,
+      `${droppedAt}:admin:queue-changed`,
+    ]);
+    expect(screen.sequence.resyncs).toBe(0);
   });
 });
