@@ -161,6 +161,16 @@ describe('history reads on a thread of their own (decision 154)', () => {
 
   /** The read thread's backends now waiting on the chain's lock. */
   const waiting = () => waitingOnLock(slow.server, 'tribute-audit');
+  /** Every backend of the read thread, and the reads in line, for a wait that timed out. */
+  const told = async (error: Error) => {
+    const { rows } = await slow.server.db.pool.query(
+      `SELECT pid, datname, state, wait_event_type, wait_event, left(query, 60) AS query,
+              (now() - backend_start)::text AS age FROM pg_stat_activity WHERE application_name = 'tribute-audit'`,
+    );
+    throw new Error(
+      `${error.message}; reads in line ${readsInLine()}; the thread's backends:\n${JSON.stringify(rows, null, 1)}`,
+    );
+  };
 
   it('reads a history page and an item timeline on the thread, and answers 503, not 500, when its connection is cut', async () => {
     for (const path of ['/api/admin/events?type=ItemLiked', '/api/admin/history/artwork/1']) {
@@ -217,11 +227,11 @@ describe('history reads on a thread of their own (decision 154)', () => {
         asked.catch(() => {});
         return asked;
       });
-      await waitFor(async () => (await waiting()).length === 2, 30_000);
+      await waitFor(async () => (await waiting()).length === 2, 30_000).catch(told);
       // one of the two, as a restart or an operator would; the other waits on for the lock
       const [cut] = await waiting();
       await slow.server.db.pool.query('SELECT pg_terminate_backend($1)', [cut!.pid]);
-      await waitFor(async () => (await waiting()).length === 1, 30_000);
+      await waitFor(async () => (await waiting()).length === 1, 30_000).catch(told);
       return reads;
     }, slow.server);
     // pg tells a client that lost its connection with an 'error' event even while its query runs: with
@@ -235,8 +245,8 @@ describe('history reads on a thread of their own (decision 154)', () => {
       const first = Array.from({ length: 16 }, () => slow.auditor('GET', '/api/admin/events?limit=1'));
       for (const asked of first) asked.catch(() => {});
       // four on the thread wait on the lock (two on connections, two for one); twelve wait for the thread
-      await waitFor(async () => (await waiting()).length === 2, 30_000);
-      await waitFor(async () => readsInLine() === 16, 30_000);
+      await waitFor(async () => (await waiting()).length === 2, 30_000).catch(told);
+      await waitFor(async () => readsInLine() === 16, 30_000).catch(told);
       return { first, next: await slow.auditor('GET', '/api/admin/events?limit=1') };
     }, slow.server);
     expect(next.status).toBe(503);
