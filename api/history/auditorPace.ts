@@ -97,6 +97,11 @@ export class AuditorPace {
     roomAsked(this.clock);
   }
 
+  /** Whether a guest asked for something in the last second: the auditor's reads then take turns. */
+  busy(): boolean {
+    return roomBusy(this.clock);
+  }
+
   /**
    * An auditor's read in its turn: while the room is busy, one at a time, each after the rest the
    * auditor's last step earned (this app's reads' and its verify's). The answer is not held back by
