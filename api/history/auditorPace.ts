@@ -113,7 +113,7 @@ export class AuditorPace {
     read: () => Promise<T>,
     { before = 0, until }: { before?: number; until?: Promise<unknown> } = {},
   ): Promise<T> {
-    if (!roomBusy(this.clock)) return read();
+    if (!this.busy()) return read();
     let started = 0;
     const turn = this.#line.then(async () => {
       await nextStep(this.clock);

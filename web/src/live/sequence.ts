@@ -103,7 +103,10 @@ export class LiveSequence {
       this.#closeUpTo(batch.upTo, true);
     } else {
       // the batch is the server's account of the range: counters in it are coalesced, so no gap check
-      for (const message of batch.messages) if (!this.#appliedInStep(message)) this.#apply(message);
+      // of a step the batch brings again (decision 160), only what was not applied yet
+      for (const message of batch.messages) {
+        if (!(this.#ofOpenStep(message) && this.#appliedAtLast.has(stepKey(message)))) this.#apply(message);
+      }
       this.#closeUpTo(batch.upTo, false);
     }
     // what the batch covers is done; anything after it goes through the gap check
@@ -118,7 +121,7 @@ export class LiveSequence {
     const { position, after } = message.payload;
     const last = this.#last;
     if (last !== undefined) {
-      const sameStep = position === last && !this.#closed && !this.#appliedAtLast.has(stepKey(message));
+      const sameStep = this.#ofOpenStep(message) && !this.#appliedAtLast.has(stepKey(message));
       const floor = ROOM_OF[message.event] === ROOMS.mural ? Math.max(last, this.#muralFrom) : last;
       const next = position > last && after <= floor;
       if (!sameStep && !next) {
@@ -129,9 +132,9 @@ export class LiveSequence {
     this.#apply(message);
   }
 
-  /** Whether this message of the open step at #last has been applied already (a batch brings the step again). */
-  #appliedInStep(message: LiveMessage): boolean {
-    return message.payload.position === this.#last && !this.#closed && this.#appliedAtLast.has(stepKey(message));
+  /** Whether the message is of the step at #last, and no batch has closed that step yet. */
+  #ofOpenStep(message: LiveMessage): boolean {
+    return message.payload.position === this.#last && !this.#closed;
   }
 
   #apply(message: LiveMessage): void {
